@@ -1,0 +1,23 @@
+import type { RecordingRecord } from '../generators/recording';
+import { javaDouble, rfc2822Date } from './dates';
+import { API_VERSION, recordingFileUri, recordingUri } from './uris';
+
+/**
+ * A recording in the wire shape, keys in production's order (`RecordingConverter`); `duration`
+ * is a string, as production writes `Double.toString`.
+ * @example recordingJson(rec, 'AC1', 'http://127.0.0.1:8080') // '{"sid":"RE…","date_created":"Mon, 6 Jan 2014 08:51:07 +0900",…,"duration":"14.70275",…}'
+ */
+export function recordingJson(rec: RecordingRecord, accountSid: string, publicUrl: string): string {
+  const date = rfc2822Date(rec.createdSec, rec.offsetMin);
+  return JSON.stringify({
+    sid: rec.sid,
+    date_created: date,
+    date_updated: date,
+    account_sid: accountSid,
+    call_sid: rec.callSid,
+    duration: javaDouble(rec.duration),
+    api_version: API_VERSION,
+    uri: recordingUri(accountSid, rec.sid),
+    file_uri: recordingFileUri(publicUrl, accountSid, rec.sid),
+  });
+}

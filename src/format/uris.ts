@@ -1,0 +1,79 @@
+/**
+ * Every path and URI the emulator serves or prints, in one place.
+ *
+ * Production is inconsistent, and we copy it: the calls list's `uri` has neither the `/call`
+ * prefix nor `.json`, the recordings list's `uri` has both, and item `uri`s have `.json` but no
+ * `/call` (see behaviour.md, "The paged envelope").
+ */
+
+/** The one interface version; any other version segment is a 404. */
+export const API_VERSION = '2012-04-24';
+/** The prefix under which the service is mounted. */
+export const MOUNT = '/call';
+
+/** Express route patterns. The list routes take an optional `.json` (see routes/). */
+export const routes = {
+  calls: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls{.json}`,
+  recordings: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Recordings{.json}`,
+  adminHealth: '/__admin/health',
+  adminAccounts: '/__admin/accounts',
+  adminReset: '/__admin/reset',
+} as const;
+
+/** @example accountPath('AC1') // '/2012-04-24/Accounts/AC1' */
+function accountPath(accountSid: string): string {
+  return `/${API_VERSION}/Accounts/${accountSid}`;
+}
+
+/** @example callsListUri('AC1') // '/2012-04-24/Accounts/AC1/Calls' */
+export function callsListUri(accountSid: string): string {
+  return `${accountPath(accountSid)}/Calls`;
+}
+
+/** @example recordingsListUri('AC1') // '/call/2012-04-24/Accounts/AC1/Recordings.json' */
+export function recordingsListUri(accountSid: string): string {
+  return `${MOUNT}${accountPath(accountSid)}/Recordings.json`;
+}
+
+/** The path a client requests for the calls list. @example callsListPath('AC1') // '/call/2012-04-24/Accounts/AC1/Calls.json' */
+export function callsListPath(accountSid: string): string {
+  return `${MOUNT}${accountPath(accountSid)}/Calls.json`;
+}
+
+/** The path a client requests for the recordings list (the same as its envelope `uri`). */
+export function recordingsListPath(accountSid: string): string {
+  return recordingsListUri(accountSid);
+}
+
+/** @example callUri('AC1', 'ID1-CA2') // '/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json' */
+export function callUri(accountSid: string, callSid: string): string {
+  return `${accountPath(accountSid)}/Calls/${callSid}.json`;
+}
+
+/** @example callSubresourceUri('AC1', 'ID1-CA2', 'Recordings') // '/2012-04-24/Accounts/AC1/Calls/ID1-CA2/Recordings.json' */
+export function callSubresourceUri(accountSid: string, callSid: string, sub: 'Notifications' | 'Recordings'): string {
+  return `${accountPath(accountSid)}/Calls/${callSid}/${sub}.json`;
+}
+
+/** @example recordingUri('AC1', 'RE1') // '/2012-04-24/Accounts/AC1/Recordings/RE1.json' */
+export function recordingUri(accountSid: string, recordingSid: string): string {
+  return `${accountPath(accountSid)}/Recordings/${recordingSid}.json`;
+}
+
+/**
+ * Absolute, as production resolves it against its own base URL.
+ * @example recordingFileUri('http://127.0.0.1:8080', 'AC1', 'RE1') // 'http://127.0.0.1:8080/call/2012-04-24/Accounts/AC1/Recordings/RE1.wav'
+ */
+export function recordingFileUri(publicUrl: string, accountSid: string, recordingSid: string): string {
+  return `${publicUrl}${MOUNT}${accountPath(accountSid)}/Recordings/${recordingSid}.wav`;
+}
+
+/**
+ * A page link: only Page and PageSize, plus AfterSid on the next link, as production; never
+ * SortBy or filters.
+ * @example pageUri('/x', 1, 50, 'CA9') // '/x?Page=1&PageSize=50&AfterSid=CA9'
+ */
+export function pageUri(listUri: string, page: number, pageSize: number, afterSid?: string): string {
+  const base = `${listUri}?Page=${page}&PageSize=${pageSize}`;
+  return afterSid === undefined ? base : `${base}&AfterSid=${afterSid}`;
+}

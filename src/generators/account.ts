@@ -1,0 +1,74 @@
+import { Stream } from '../random/stream';
+import { withFaker } from '../random/faker';
+
+/** What a fixture says about one account. */
+export interface AccountSpec {
+  friendlyName: string;
+  calls: number;
+  recordings: number;
+  token?: string;
+  sid?: string;
+}
+
+/** A number or client of the account: calls arrive at it or leave from it. */
+export interface Endpoint {
+  address: string;
+  phoneNumberSid: string;
+}
+
+/**
+ * Everything about an account that its records are derived from. None of it depends on the
+ * call or recording counts, so growing an account changes no record.
+ */
+export interface AccountProfile {
+  sid: string;
+  token: string;
+  friendlyName: string;
+  endpoints: readonly Endpoint[];
+  /** Seconds: how far back the log-like part of the timeline reaches (see timeline.ts). */
+  timeScale: number;
+}
+
+/** World-wide facts shared by every account. */
+export interface WorldContext {
+  seed: string;
+  /** The reference instant, whole seconds since the epoch. */
+  clockSec: number;
+  /** Restcomm stamps each call with the id of the cluster node that handled it. */
+  instanceIds: readonly string[];
+}
+
+export function makeWorldContext(seed: string, clockMs: number): WorldContext {
+  const s = new Stream([seed, 'instances']);
+  const count = s.int(2, 3);
+  const instanceIds: string[] = [];
+  for (let i = 0; i < count; i++) instanceIds.push(`ID${s.hex(32)}`);
+  return { seed, clockSec: Math.floor(clockMs / 1000), instanceIds };
+}
+
+/**
+ * The account's sid, unless the fixture gives one. It is keyed by the friendly name and how many
+ * earlier accounts share that name, so adding, removing or reordering other accounts leaves it
+ * (and so every record of the account) unchanged.
+ */
+export function accountSid(seed: string, friendlyName: string, nameOrdinal: number): string {
+  return `AC${new Stream([seed, 'account', friendlyName, nameOrdinal]).hex(32)}`;
+}
+
+export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal: number): AccountProfile {
+  const sid = spec.sid ?? accountSid(seed, spec.friendlyName, nameOrdinal);
+  const token = spec.token ?? new Stream([seed, 'token', sid]).hex(32);
+  const s = new Stream([seed, sid, 'profile']);
+  const endpoints: Endpoint[] = [];
+  const count = s.int(2, 5);
+  for (let i = 0; i < count; i++) {
+    const kind = i === 0 ? 'e164' : s.weighted([['e164', 6], ['client', 2], ['digits', 1]] as const);
+    let address: string;
+    if (kind === 'e164') address = `+1${s.int(2, 9)}${s.digits(9)}`;
+    else if (kind === 'digits') address = `1${s.int(2, 9)}${s.digits(9)}`;
+    else address = withFaker(s, (f) => f.person.firstName().toLowerCase().replace(/[^a-z]/g, ''));
+    endpoints.push({ address, phoneNumberSid: `PN${s.hex(32)}` });
+  }
+  const timeScale = s.int(2_500_000, 4_500_000);
+  return { sid, token, friendlyName: spec.friendlyName, endpoints, timeScale };
+}

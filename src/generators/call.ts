@@ -1,0 +1,135 @@
+import { Stream } from '../random/stream';
+import { withFaker } from '../random/faker';
+import type { AccountProfile, Endpoint, WorldContext } from './account';
+import { callStartSec } from './timeline';
+import { recordingsOnCall } from './recording-layout';
+
+export const CALL_STATUSES = ['completed', 'no-answer', 'busy', 'failed', 'canceled'] as const;
+export const CALL_DIRECTIONS = ['inbound', 'outbound-api', 'outbound-dial'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+
+/** The fields a call can be sorted by (besides its creation time, which is its index order). */
+export interface CallSortFields {
+  from: string;
+  to: string;
+  direction: CallDirection;
+  status: CallStatus;
+  /** Whole seconds; 0 unless completed. */
+  duration: number;
+  /** Integer part of the price: production sorts by `cast(price as int)`. */
+  priceInt: number;
+}
+
+/** A call as the store knows it; `format/call.ts` turns it into the wire shape. */
+export interface CallRecord extends CallSortFields {
+  index: number;
+  sid: string;
+  instanceId: string;
+  phoneNumberSid: string;
+  /** date_created and start_time, whole seconds since the epoch. */
+  startSec: number;
+  /** end_time in milliseconds since the epoch: start + duration seconds + under one second. */
+  endMs: number;
+  callerName: string;
+}
+
+// The observed values dominate; the rest exist so that sorting by them means something.
+const DIRECTION_WEIGHTS = [['inbound', 70], ['outbound-api', 15], ['outbound-dial', 15]] as const;
+const STATUS_WEIGHTS = [['completed', 80], ['no-answer', 8], ['busy', 5], ['failed', 4], ['canceled', 3]] as const;
+const MAX_DURATION_SEC = 4 * 3600;
+/** A call that holds recordings lasts at least this long, so they fit inside it. */
+const MIN_RECORDED_DURATION_SEC = 5;
+/** Per-minute rates in USD; outbound to far destinations costs more, so a few calls pass $1. */
+const INBOUND_RATE = 0.0085;
+const OUTBOUND_RATES = [0.013, 0.02, 0.09, 0.35] as const;
+
+/**
+ * Talk time with a long tail: a log-logistic law of shape 2 (median 75 s, about 1% over 12 min),
+ * drawn with a square root so that every machine computes the same value.
+ */
+function drawDuration(s: Stream): number {
+  const u = s.float();
+  return Math.min(MAX_DURATION_SEC, Math.max(1, Math.round(75 * Math.sqrt(u / (1 - u)))));
+}
+
+const INBOUND_PARTIES = [['us', 50], ['intl', 10], ['digits', 20], ['sip', 15], ['anonymous', 5]] as const;
+// Nobody dials "Anonymous": a withheld number only ever calls in.
+const OUTBOUND_PARTIES = [['us', 55], ['intl', 10], ['digits', 20], ['sip', 15]] as const;
+
+/** The other party: an E.164 number, bare digits, a SIP user name or a withheld caller. */
+function drawParty(s: Stream, inbound: boolean): string {
+  const kind = s.weighted<'us' | 'intl' | 'digits' | 'sip' | 'anonymous'>(inbound ? INBOUND_PARTIES : OUTBOUND_PARTIES);
+  switch (kind) {
+    case 'us':
+      return `+1${s.int(2, 9)}${s.digits(9)}`;
+    case 'intl':
+      return `+${s.pick(['44', '49', '33', '34', '39', '55', '61', '81', '91'])}${s.digits(s.int(9, 10))}`;
+    case 'digits':
+      return `1${s.int(2, 9)}${s.digits(9)}`;
+    case 'sip':
+      return withFaker(s, (f) => f.internet.username().toLowerCase().replace(/[^a-z0-9._-]/g, ''));
+    case 'anonymous':
+      return 'Anonymous';
+  }
+}
+
+/**
+ * Draws the sortable fields of call `i`. They come first in the call's stream, so building a
+ * sort order reads them without making whole records, and `generateCall` continues the same
+ * stream for the rest.
+ */
+function drawSortFields(world: WorldContext, account: AccountProfile, i: number, s: Stream): CallSortFields & { endpoint: Endpoint } {
+  const recorded = recordingsOnCall(world, account, i) > 0;
+  const direction = s.weighted(DIRECTION_WEIGHTS);
+  const drawnStatus = s.weighted(STATUS_WEIGHTS);
+  // A call that holds recordings was answered; the status is still drawn to keep the stream aligned.
+  const status: CallStatus = recorded ? 'completed' : drawnStatus;
+  const talk = drawDuration(s);
+  const duration = status !== 'completed' ? 0 : recorded ? Math.max(talk, MIN_RECORDED_DURATION_SEC) : talk;
+  const endpoint = s.pick(account.endpoints);
+  const inbound = direction === 'inbound';
+  const other = drawParty(s, inbound);
+  const rate = inbound ? INBOUND_RATE : s.pick(OUTBOUND_RATES);
+  const price = Math.ceil(duration / 60) * rate;
+  return {
+    direction,
+    status,
+    duration,
+    from: inbound ? other : endpoint.address,
+    to: inbound ? endpoint.address : other,
+    priceInt: Math.floor(price),
+    endpoint,
+  };
+}
+
+function callStream(world: WorldContext, account: AccountProfile, i: number): Stream {
+  return new Stream([world.seed, account.sid, 'call', i]);
+}
+
+/** The sortable fields of call `i` alone: what the store keeps in columns to build orders. */
+export function callSortFields(world: WorldContext, account: AccountProfile, i: number): CallSortFields {
+  const { endpoint: _endpoint, ...fields } = drawSortFields(world, account, i, callStream(world, account, i));
+  return fields;
+}
+
+/** Call `i` of the account: a pure function of (seed, account, index). */
+export function generateCall(world: WorldContext, account: AccountProfile, i: number): CallRecord {
+  const s = callStream(world, account, i);
+  const { endpoint, ...sortFields } = drawSortFields(world, account, i, s);
+  const instanceId = s.pick(world.instanceIds);
+  const sid = `${instanceId}-CA${s.hex(32)}`;
+  const startSec = callStartSec(world, account, i);
+  const endMs = (startSec + sortFields.duration) * 1000 + s.int(0, 999);
+  const callerName = sortFields.from === 'Anonymous' ? 'Anonymous' : withFaker(s, (f) => f.person.fullName());
+  return {
+    ...sortFields,
+    index: i,
+    sid,
+    instanceId,
+    phoneNumberSid: endpoint.phoneNumberSid,
+    startSec,
+    endMs,
+    callerName,
+  };
+}

@@ -1,0 +1,52 @@
+import { Stream } from '../random/stream';
+import type { AccountProfile, WorldContext } from './account';
+import { generateCall } from './call';
+import { callStartSec } from './timeline';
+import { placeRecording } from './recording-layout';
+
+/** A recording as the store knows it; `format/recording.ts` turns it into the wire shape. */
+export interface RecordingRecord {
+  index: number;
+  sid: string;
+  callSid: string;
+  /** date_created (and date_updated), whole seconds since the epoch. */
+  createdSec: number;
+  /** The UTC offset the dates are written in, minutes east of UTC. */
+  offsetMin: number;
+  /** Seconds, with up to five fractional digits. */
+  duration: number;
+}
+
+/**
+ * Production writes recording dates in the server's zone, so offsets other than +0000 occur.
+ * UTC dominates; the others are whole- and half-hour zones seen in the field.
+ */
+const OFFSETS_MIN = [0, 0, 0, 0, 540, -300, 60, 330, -180, 120] as const;
+
+/**
+ * Recording `j` of the account: a pure function of (seed, account, index), through its call.
+ *
+ * It lies inside its call: created after the call starts and no later than the call ends, with a
+ * duration no longer than the time since the call started. It is also created no later than the
+ * next newer call starts, and a call's recordings split that window into one slot each, so
+ * recordings fall in time as `j` grows, like calls, and need no sort for the default order.
+ */
+export function generateRecording(world: WorldContext, account: AccountProfile, j: number): RecordingRecord {
+  const place = placeRecording(world, account, j);
+  const call = generateCall(world, account, place.call);
+  const newerStart = place.call === 0 ? world.clockSec : callStartSec(world, account, place.call - 1);
+  const lo = call.startSec + 1;
+  const hi = Math.min(Math.floor(call.endMs / 1000), newerStart);
+  // At least 4 seconds wide (calls start 4 s apart and recorded calls last 5 s), so up to three
+  // recordings get distinct seconds.
+  const width = hi - lo + 1;
+  const slotHi = hi - Math.floor((place.rank * width) / place.perCall);
+  const slotLo = hi - Math.floor(((place.rank + 1) * width) / place.perCall) + 1;
+  const s = new Stream([world.seed, account.sid, 'recording', j]);
+  const sid = `RE${s.hex(32)}`;
+  const createdSec = s.int(slotLo, slotHi);
+  const room = Math.min(createdSec - call.startSec, call.duration);
+  const duration = Math.max(0.1, Math.round(room * (0.3 + 0.7 * s.float()) * 100000) / 100000);
+  const offsetMin = s.pick(OFFSETS_MIN);
+  return { index: j, sid, callSid: call.sid, createdSec, offsetMin, duration };
+}

@@ -1,0 +1,29 @@
+import { Stream } from '../random/stream';
+import type { AccountProfile, WorldContext } from './account';
+
+/** The newest call starts at least this long before the reference instant, so no call is in the future. */
+export const HEAD_SEC = 4 * 3600;
+/** Consecutive calls start at least this far apart: room for three recordings at distinct seconds. */
+export const MIN_GAP_SEC = 4;
+/** Bend of the curve: calls are hours apart near the reference instant, minutes apart further back. */
+const BEND = 200;
+
+/** The smooth part of a call's age: T·i/(i+BEND), using only exactly-rounded arithmetic. */
+function curve(timeScale: number, i: number): number {
+  return (timeScale * i) / (i + BEND);
+}
+
+/**
+ * Start of call `i`, in whole seconds since the epoch. Strictly falls as `i` grows, so the index
+ * order is the `date_created` descending order and nothing needs sorting for it.
+ *
+ * The age is HEAD + MIN_GAP·i + floor(curve(i) + u·(curve(i+1) − curve(i))), u drawn per call.
+ * The jittered term stays below curve(i+1), so ages rise by at least MIN_GAP per index. The curve
+ * saturates, so even 10,000,000 calls span under two years, while a few hundred span weeks.
+ */
+export function callStartSec(world: WorldContext, account: AccountProfile, i: number): number {
+  const lo = curve(account.timeScale, i);
+  const hi = curve(account.timeScale, i + 1);
+  const u = new Stream([world.seed, account.sid, 'tick', i]).float();
+  return world.clockSec - (HEAD_SEC + MIN_GAP_SEC * i + Math.floor(lo + u * (hi - lo)));
+}

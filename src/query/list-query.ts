@@ -1,0 +1,92 @@
+import { ApiError, messages } from '../errors';
+import { parseSortBy, type SortSpec } from './sort';
+
+/** The largest value Java's `Integer.parseInt` accepts; production has no other bound. */
+const INT_MAX = 2147483647;
+
+export interface ListQuery<A extends string> {
+  page: number;
+  pageSize: number;
+  sort: SortSpec<A> | null;
+  /** Things production ignores or treats differently that the client relied on. */
+  warnings: string[];
+}
+
+export interface ListQueryOptions<A extends string> {
+  /** SortBy attributes of this list. */
+  sortAttributes: readonly A[];
+  /** PageSize above this is a 400; undefined means no maximum, as in production. */
+  maxPageSize?: number | undefined;
+}
+
+/** The parameters the lists read. Names are case-sensitive. */
+const KNOWN = ['Page', 'PageSize', 'SortBy', 'AfterSid'] as const;
+type Known = (typeof KNOWN)[number];
+
+/**
+ * Reads the first value of each parameter, as production's `getFirst`, with the names it
+ * ignores or reads differently collected as warnings.
+ * @example firstValues('Page=1&Page=2&pagesize=5') // { values: Map { 'Page' => '1' }, warnings: [2 items] }
+ */
+export function firstValues(rawQuery: string): { values: Map<Known, string>; warnings: string[] } {
+  const values = new Map<Known, string>();
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  for (const [name, value] of new URLSearchParams(rawQuery)) {
+    const known = KNOWN.find((k) => k === name);
+    if (known !== undefined) {
+      if (values.has(known)) {
+        if (!seen.has(name)) warnings.push(`Parameter ${name} is given more than once; the first value counts`);
+        seen.add(name);
+      } else {
+        values.set(known, value);
+      }
+      continue;
+    }
+    const nearly = KNOWN.find((k) => k.toLowerCase() === name.toLowerCase());
+    if (nearly !== undefined) {
+      warnings.push(`Parameter ${JSON.stringify(name)} is ignored: names are case-sensitive (did you mean ${nearly}?)`);
+    }
+  }
+  return { values, warnings };
+}
+
+/**
+ * A non-negative base-10 integer that Java's `Integer.parseInt` would read (an optional `+`,
+ * leading zeros allowed). Production answers 500 for the rest; we answer 400.
+ * @example parseNonNegativeInt('Page', '007') // 7
+ */
+export function parseNonNegativeInt(name: string, value: string): number {
+  if (!/^\+?[0-9]+$/.test(value)) throw new ApiError(400, messages.notInteger(name, value));
+  const n = Number(value);
+  if (n > INT_MAX) throw new ApiError(400, messages.notInteger(name, value));
+  return n;
+}
+
+/**
+ * Page, PageSize and SortBy of a list request, validated.
+ * @example parseListQuery('Page=2&PageSize=10&SortBy=From:desc', { sortAttributes: CALL_SORT_ATTRIBUTES })
+ *   // { page: 2, pageSize: 10, sort: { attribute: 'From', direction: 'desc' }, warnings: [] }
+ */
+export function parseListQuery<A extends string>(rawQuery: string, options: ListQueryOptions<A>): ListQuery<A> {
+  const { values, warnings } = firstValues(rawQuery);
+  const rawPage = values.get('Page');
+  const rawPageSize = values.get('PageSize');
+  const page = rawPage === undefined ? 0 : parseNonNegativeInt('Page', rawPage);
+  const pageSize = rawPageSize === undefined ? 50 : parseNonNegativeInt('PageSize', rawPageSize);
+  if (pageSize === 0) throw new ApiError(400, messages.pageSizeZero);
+  if (options.maxPageSize !== undefined && pageSize > options.maxPageSize) {
+    throw new ApiError(400, messages.pageSizeTooLarge(pageSize, options.maxPageSize));
+  }
+  let sort: SortSpec<A> | null = null;
+  const rawSort = values.get('SortBy');
+  if (rawSort !== undefined) {
+    const parsed = parseSortBy(rawSort, options.sortAttributes);
+    sort = parsed.sort;
+    if (parsed.warning !== undefined) warnings.push(parsed.warning);
+  }
+  if (values.has('AfterSid')) {
+    warnings.push('AfterSid is ignored, as in production: only Page and PageSize select the page');
+  }
+  return { page, pageSize, sort, warnings };
+}

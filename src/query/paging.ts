@@ -1,0 +1,63 @@
+/** Which reading of the paging fields to follow (see behaviour.md, "The paged envelope"). */
+export type PagingProfile = 'production' | 'documented';
+
+/** Everything about one page that the envelope needs, as numbers. */
+export interface PageWindow {
+  page: number;
+  pageSize: number;
+  total: number;
+  numPages: number;
+  /** The page index `last_page_uri` points at. */
+  lastPage: number;
+  /** Position of the page's first item in the whole list; also the `start` field. */
+  offset: number;
+  /** Items on this page. */
+  count: number;
+  start: number;
+  end: number;
+  hasPrevious: boolean;
+  hasNext: boolean;
+}
+
+/**
+ * The page window, or `{ beyond }` with the last valid page when `page` is past it.
+ *
+ * Production (Restcomm's list converters, integer arithmetic): `num_pages = floor(total/ps)` is
+ * the index of the last page, so when total is a multiple of ps that last page is empty; `end`
+ * is inclusive on every page but the last, where it is exclusive (it equals total).
+ * Documented: `num_pages = ceil(total/ps)` (at least 1), last page `num_pages-1`, `end` inclusive.
+ *
+ * @example pageWindow('production', 448, 8, 50) // { numPages: 8, start: 400, end: 448, count: 48, hasNext: false, … }
+ * @example pageWindow('production', 0, 1, 50) // { beyond: 0 }
+ */
+export function pageWindow(
+  profile: PagingProfile,
+  total: number,
+  page: number,
+  pageSize: number,
+): PageWindow | { beyond: number } {
+  const numPages = profile === 'production' ? Math.floor(total / pageSize) : Math.max(1, Math.ceil(total / pageSize));
+  const lastPage = profile === 'production' ? numPages : numPages - 1;
+  if (page > lastPage) return { beyond: lastPage };
+  const offset = page * pageSize;
+  const count = Math.max(0, Math.min(pageSize, total - offset));
+  let end: number;
+  if (profile === 'production') {
+    end = page === lastPage ? offset + count : offset + pageSize - 1;
+  } else {
+    end = count === 0 ? offset : offset + count - 1;
+  }
+  return {
+    page,
+    pageSize,
+    total,
+    numPages,
+    lastPage,
+    offset,
+    count,
+    start: offset,
+    end,
+    hasPrevious: page > 0,
+    hasNext: page < lastPage,
+  };
+}

@@ -1,0 +1,51 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, messages, type ErrorStatus } from '../errors';
+import { errorBody } from '../format/envelope';
+
+const CLIENT_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 406];
+
+/**
+ * Errors thrown by express itself or its body parsers carry a 4xx `status` and a message meant
+ * for the client (a bad percent-encoding, malformed JSON): they stay 4xx. Anything else is ours.
+ */
+function asApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const status = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const known = CLIENT_STATUSES.find((s) => s === status) ?? 400;
+    return new ApiError(known, (err as Error).message || 'Bad request');
+  }
+  return new ApiError(500, messages.internal);
+}
+
+/** The one error handler: every error leaves as `{"message": "..."}` with its status. */
+export function errorHandler(onInternal: (err: unknown) => void): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    const apiError = asApiError(err);
+    if (apiError.status === 500) onInternal(err);
+    if (res.headersSent) {
+      // A streamed page failed half-way: the status is gone, so cut the connection rather than
+      // let a truncated body pass as a whole one.
+      res.destroy();
+      return;
+    }
+    for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
+    const body = errorBody(apiError.message);
+    res.status(apiError.status);
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+  };
+}
+
+/** Unknown routes: 404 in the same shape as every other error. */
+export const notFound: RequestHandler = (req) => {
+  throw new ApiError(404, messages.notFound(req.method, req.path));
+};
+
+/** A known path with a method it does not serve. */
+export function methodNotAllowed(allowed: string): RequestHandler {
+  return (req) => {
+    throw new ApiError(405, messages.methodNotAllowed(req.method, allowed), { Allow: allowed });
+  };
+}

@@ -1,0 +1,72 @@
+import type { Request, RequestHandler } from 'express';
+import { authedAccount } from '../auth';
+import { ApiError, messages } from '../errors';
+import { envelope, type ListKey } from '../format/envelope';
+import { parseListQuery } from '../query/list-query';
+import { pageWindow, type PagingProfile } from '../query/paging';
+import type { SortSpec } from '../query/sort';
+import type { Order } from '../store/order';
+import type { AccountStore } from '../store/world';
+import { sendPage } from './send-page';
+
+/** What the list routes need from the app's settings. */
+export interface ListSettings {
+  paging: PagingProfile;
+  maxPageSize: number | null;
+  publicUrl: string;
+}
+
+/** One list resource (calls or recordings), as the generic handler sees it. */
+export interface ListResource<A extends string, R extends { sid: string }> {
+  key: ListKey;
+  sortAttributes: readonly A[];
+  table(account: AccountStore): { count: number; get(i: number): R; order(sort: SortSpec<A> | null): Order };
+  listUri(accountSid: string): string;
+  render(record: R, accountSid: string, settings: ListSettings): string;
+}
+
+/** The raw query string, as sent: parameter names are case-sensitive, so no parser touches it. */
+function rawQuery(req: Request): string {
+  const q = req.originalUrl.indexOf('?');
+  return q < 0 ? '' : req.originalUrl.slice(q + 1);
+}
+
+/**
+ * Header values must be visible ASCII; warnings quote what the client sent, so anything else is
+ * escaped rather than allowed to break the response.
+ */
+function headerSafe(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * GET of a paged list: content negotiation, parameters, page window, envelope, items.
+ * Runs after `requireAccount`.
+ */
+export function listHandler<A extends string, R extends { sid: string }>(
+  resource: ListResource<A, R>,
+  settings: ListSettings,
+): RequestHandler {
+  return async (req, res) => {
+    // Production answers XML on the path without .json unless Accept asks for JSON.
+    if (!req.path.endsWith('.json') && !(req.get('accept') ?? '').includes('json')) {
+      throw new ApiError(406, messages.notAcceptable);
+    }
+    const query = parseListQuery(rawQuery(req), {
+      sortAttributes: resource.sortAttributes,
+      maxPageSize: settings.maxPageSize ?? undefined,
+    });
+    const account = authedAccount(res);
+    const table = resource.table(account);
+    const window = pageWindow(settings.paging, table.count, query.page, query.pageSize);
+    if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
+    const order = table.order(query.sort);
+    const sid = account.profile.sid;
+    const lastSid = window.count > 0 ? table.get(order.at(window.offset + window.count - 1)).sid : undefined;
+    const { head, tail } = envelope(resource.key, window, resource.listUri(sid), lastSid);
+    for (const w of query.warnings) res.append('X-Emulator-Warning', headerSafe(w));
+    await sendPage(res, head, tail, window.count, (k) =>
+      resource.render(table.get(order.at(window.offset + k)), sid, settings),
+    );
+  };
+}

@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app';
+import type { Config } from './config';
+import { World } from './store/world';
+
+export interface RunningEmulator {
+  /** Where it listens, e.g. http://127.0.0.1:8080. */
+  url: string;
+  /** Base of `file_uri`. */
+  publicUrl: string;
+  world: World;
+  server: Server;
+  /** Stops accepting, lets requests in flight finish for up to `graceMs`, then closes the rest. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The URL a client on this machine would use: a wildcard address is reachable as localhost. */
+function listeningUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
+/**
+ * Builds the world and listens. The app is made once the port is known, because with `--port 0`
+ * the default public URL (and so every `file_uri`) depends on it.
+ */
+export async function startEmulator(config: Readonly<Config>): Promise<RunningEmulator> {
+  const world = new World({ seed: config.seed, clockMs: config.clockMs, accounts: config.accounts });
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = listeningUrl(config.host, port);
+  const publicUrl = config.publicUrl ?? url;
+  const started = process.uptime();
+  const app = createApp({
+    world,
+    paging: config.paging,
+    maxPageSize: config.maxPageSize,
+    publicUrl,
+    uptime: () => process.uptime() - started,
+  });
+  server.on('request', app);
+  const close = (graceMs = 2000): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      timer.unref();
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+  return { url, publicUrl, world, server, close };
+}
