@@ -1,0 +1,74 @@
+import request from 'supertest';
+import type { Express } from 'express';
+import { createApp } from '../../src/app';
+import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, parseClock } from '../../src/config';
+import type { AccountSpec } from '../../src/generators/account';
+import type { PagingProfile } from '../../src/query/paging';
+import { parseFixtures } from '../../src/store/fixtures';
+import { World } from '../../src/store/world';
+import { readFileSync } from 'node:fs';
+
+export const PUBLIC_URL = 'http://127.0.0.1:8080';
+
+export const defaultAccounts: AccountSpec[] = parseFixtures(readFileSync(DEFAULT_FIXTURES, 'utf8'), DEFAULT_FIXTURES);
+
+export interface TestEmulator {
+  app: Express;
+  world: World;
+}
+
+export function makeEmulator(
+  options: { seed?: string; accounts?: AccountSpec[]; paging?: PagingProfile; maxPageSize?: number | null } = {},
+): TestEmulator {
+  const world = new World({
+    seed: options.seed ?? DEFAULT_SEED,
+    clockMs: parseClock('clock', DEFAULT_CLOCK),
+    accounts: options.accounts ?? defaultAccounts,
+  });
+  const app = createApp({
+    world,
+    paging: options.paging ?? 'production',
+    maxPageSize: options.maxPageSize ?? null,
+    publicUrl: PUBLIC_URL,
+    onInternalError: () => undefined,
+  });
+  return { app, world };
+}
+
+/** The default world's accounts by role, looked up by their fixture counts. */
+export function byCalls(world: World, calls: number) {
+  const a = world.accounts().find((x) => x.calls.count === calls);
+  if (a === undefined) throw new Error(`no account with ${calls} calls`);
+  return { sid: a.profile.sid, token: a.profile.token, store: a };
+}
+
+export function callsPath(sid: string): string {
+  return `/call/2012-04-24/Accounts/${sid}/Calls.json`;
+}
+
+export function recordingsPath(sid: string): string {
+  return `/call/2012-04-24/Accounts/${sid}/Recordings.json`;
+}
+
+/** GET with the token as the Basic user name and an empty password, as `curl -u TOKEN:` sends. */
+export function authGet(app: Express, path: string, token: string) {
+  return request(app).get(path).auth(token, '');
+}
+
+/** All items of a list, walking pages of `pageSize` with the given extra query. */
+export async function allItems(
+  app: Express,
+  path: string,
+  token: string,
+  key: 'calls' | 'recordings',
+  extra = '',
+  pageSize = 1000,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for (let page = 0; ; page++) {
+    const res = await authGet(app, `${path}?Page=${page}&PageSize=${pageSize}${extra}`, token);
+    if (res.status !== 200) throw new Error(`status ${res.status}: ${res.text}`);
+    items.push(...(res.body[key] as Record<string, unknown>[]));
+    if (res.body.next_page_uri === 'null') return items;
+  }
+}

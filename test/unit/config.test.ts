@@ -1,0 +1,109 @@
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, DEFAULT_CLOCK, DEFAULT_FIXTURES, OPTIONS, helpText, loadConfig, parseClock, type Config } from '../../src/config';
+
+const load = (argv: string[], env: Record<string, string> = {}): Readonly<Config> => {
+  const r = loadConfig(argv, env);
+  if (r.kind !== 'config') throw new Error('expected a config');
+  return r.config;
+};
+
+describe('loadConfig', () => {
+  test('defaults', () => {
+    const c = load([]);
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      seed: 'callrec',
+      fixturesPath: DEFAULT_FIXTURES,
+      paging: 'production',
+      publicUrl: null,
+      clockMs: Date.parse(DEFAULT_CLOCK),
+      maxPageSize: null,
+    });
+    expect(c.accounts.length).toBeGreaterThanOrEqual(4);
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  test('env overrides defaults, flags override env; an empty variable is unset', () => {
+    const env = { PORT: '9000', HOST: '0.0.0.0', CALLREC_SEED: 'env-seed', CALLREC_PAGING: 'documented', CALLREC_MAX_PAGE_SIZE: '' };
+    expect(load([], env)).toMatchObject({ port: 9000, host: '0.0.0.0', seed: 'env-seed', paging: 'documented', maxPageSize: null });
+    expect(load(['--port', '0', '--seed=flag-seed', '--paging', 'production'], env)).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      seed: 'flag-seed',
+      paging: 'production',
+    });
+  });
+
+  test('every option is read from its flag and its env var', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callrec-'));
+    const file = join(dir, 'f.json');
+    writeFileSync(file, JSON.stringify({ accounts: [{ friendly_name: 'Only', calls: 2 }] }));
+    const values: Record<string, [string, unknown]> = {
+      port: ['1234', 1234],
+      host: ['::1', '::1'],
+      seed: ['abc', 'abc'],
+      fixtures: [file, file],
+      paging: ['documented', 'documented'],
+      'public-url': ['https://emu.test/x/', 'https://emu.test/x'],
+      clock: ['2020-01-02T03:04:05Z', Date.UTC(2020, 0, 2, 3, 4, 5)],
+      'max-page-size': ['500', 500],
+    };
+    const field: Record<string, keyof Config> = {
+      port: 'port', host: 'host', seed: 'seed', fixtures: 'fixturesPath', paging: 'paging',
+      'public-url': 'publicUrl', clock: 'clockMs', 'max-page-size': 'maxPageSize',
+    };
+    for (const o of OPTIONS) {
+      const [raw, parsed] = values[o.name]!;
+      expect(load([`--${o.name}`, raw])[field[o.name]!]).toEqual(parsed);
+      expect(load([], { [o.env]: raw })[field[o.name]!]).toEqual(parsed);
+    }
+  });
+
+  test.each([
+    [['--port', '70000'], '--port: must be an integer from 0 to 65535'],
+    [['--port', 'http'], '--port: must be an integer'],
+    [['--paging', 'lazy'], '--paging: must be production or documented'],
+    [['--max-page-size', '0'], '--max-page-size: must be an integer from 1'],
+    [['--public-url', 'ftp://x'], '--public-url: must be an http(s) URL'],
+    [['--public-url', 'not a url'], '--public-url: must be an absolute http(s) URL'],
+    [['--clock', '2020-01-01T00:00:00'], '--clock: must be an ISO 8601 instant with a zone'],
+    [['--seed', ''], '--seed: must not be empty'],
+    [['--fixtures', '/nonexistent/x.json'], '/nonexistent/x.json: cannot read the fixtures file (ENOENT)'],
+    [['--bogus'], "Unknown option '--bogus'"],
+    [['stray'], 'see --help'],
+  ])('%j → %s', (argv, text) => {
+    expect(() => load(argv)).toThrow(text);
+  });
+
+  test('a bad env value names the variable', () => {
+    expect(() => load([], { CALLREC_PAGING: 'x' })).toThrow(new ConfigError('CALLREC_PAGING: must be production or documented, got "x"'));
+  });
+
+  test('--help lists every option with its env var', () => {
+    expect(loadConfig(['--help'], {})).toEqual({ kind: 'help', text: helpText() });
+    for (const o of OPTIONS) {
+      expect(helpText()).toContain(`--${o.name}`);
+      expect(helpText()).toContain(o.env);
+    }
+  });
+});
+
+describe('parseClock', () => {
+  test.each([
+    ['2025-06-01T12:00:00Z', Date.UTC(2025, 5, 1, 12)],
+    ['2025-06-01', Date.UTC(2025, 5, 1)],
+    ['2025-06-01T12:00Z', Date.UTC(2025, 5, 1, 12)],
+    ['2025-06-01T12:00:00.5Z', Date.UTC(2025, 5, 1, 12, 0, 0, 500)],
+    ['2025-06-01T12:00:00+02:00', Date.UTC(2025, 5, 1, 10)],
+    ['2025-06-01T12:00:00-0130', Date.UTC(2025, 5, 1, 13, 30)],
+    ['2024-02-29T00:00:00Z', Date.UTC(2024, 1, 29)],
+  ])('%s', (raw, ms) => expect(parseClock('c', raw)).toBe(ms));
+
+  test.each(['2025-02-30', '2023-02-29T00:00:00Z', '2025-13-01', '2025-06-01T24:00:00Z', '2025-06-01 12:00:00Z', 'yesterday', '1969-12-31', ''])(
+    '%s is refused',
+    (raw) => expect(() => parseClock('c', raw)).toThrow(ConfigError),
+  );
+});

@@ -1,0 +1,212 @@
+import { makeAccountProfile, makeWorldContext, type AccountSpec } from '../../src/generators/account';
+import { CALL_DIRECTIONS, CALL_STATUSES, generateCall, callSortFields } from '../../src/generators/call';
+import { generateRecording } from '../../src/generators/recording';
+import {
+  CALLS_PER_BLOCK,
+  MAX_PER_CALL,
+  placeRecording,
+  recordingCapacity,
+  recordingsOnCall,
+} from '../../src/generators/recording-layout';
+import { callStartSec } from '../../src/generators/timeline';
+import { parseClock, DEFAULT_CLOCK } from '../../src/config';
+import { World } from '../../src/store/world';
+
+const clockMs = parseClock('clock', DEFAULT_CLOCK);
+const world = makeWorldContext('unit-seed', clockMs);
+const spec: AccountSpec = { friendlyName: 'Unit', calls: 3000, recordings: 2000 };
+const account = makeAccountProfile('unit-seed', spec, 0);
+const HEX32 = '[0-9a-f]{32}';
+
+describe('identities', () => {
+  test('sids and tokens have production shapes', () => {
+    expect(account.sid).toMatch(new RegExp(`^AC${HEX32}$`));
+    expect(account.token).toMatch(new RegExp(`^${HEX32}$`));
+    const call = generateCall(world, account, 7);
+    expect(call.instanceId).toMatch(new RegExp(`^ID${HEX32}$`));
+    expect(call.sid).toMatch(new RegExp(`^ID${HEX32}-CA${HEX32}$`));
+    expect(call.sid.startsWith(`${call.instanceId}-CA`)).toBe(true);
+    expect(call.phoneNumberSid).toMatch(new RegExp(`^PN${HEX32}$`));
+    expect(generateRecording(world, account, 5).sid).toMatch(new RegExp(`^RE${HEX32}$`));
+  });
+
+  test('a given sid or token is kept; the rest comes from the seed', () => {
+    const sid = `AC${'ab'.repeat(16)}`;
+    const p = makeAccountProfile('unit-seed', { friendlyName: 'X', calls: 0, recordings: 0, sid, token: 'tok' }, 0);
+    expect(p.sid).toBe(sid);
+    expect(p.token).toBe('tok');
+    const q = makeAccountProfile('unit-seed', { friendlyName: 'X', calls: 0, recordings: 0 }, 0);
+    expect(q).toEqual(makeAccountProfile('unit-seed', { friendlyName: 'X', calls: 5, recordings: 1 }, 0));
+    expect(makeAccountProfile('other-seed', { friendlyName: 'X', calls: 0, recordings: 0 }, 0).sid).not.toBe(q.sid);
+  });
+});
+
+describe('determinism', () => {
+  test('a record is a pure function of (seed, account, kind, index), in any order of calls', () => {
+    const forward = [0, 1, 2, 400, 2999].map((i) => generateCall(world, account, i));
+    const backward = [2999, 400, 2, 1, 0].map((i) => generateCall(world, account, i)).reverse();
+    expect(backward).toEqual(forward);
+    expect(generateRecording(world, account, 1999)).toEqual(generateRecording(world, account, 1999));
+  });
+
+  test('the sort fields are the prefix of the full record', () => {
+    for (const i of [0, 13, 777]) {
+      const call = generateCall(world, account, i);
+      expect(callSortFields(world, account, i)).toEqual({
+        from: call.from,
+        to: call.to,
+        direction: call.direction,
+        status: call.status,
+        duration: call.duration,
+        priceInt: call.priceInt,
+      });
+    }
+  });
+
+  test('growing the counts, or adding and reordering accounts, changes no existing record', () => {
+    const small = new World({ seed: 's', clockMs, accounts: [{ friendlyName: 'A', calls: 100, recordings: 40 }] });
+    const big = new World({
+      seed: 's',
+      clockMs,
+      accounts: [
+        { friendlyName: 'B', calls: 5, recordings: 0 },
+        { friendlyName: 'A', calls: 1000, recordings: 700 },
+      ],
+    });
+    const a = small.accounts()[0]!;
+    const b = big.accounts()[1]!;
+    expect(b.profile).toEqual(a.profile);
+    for (let i = 0; i < 100; i++) expect(b.calls.get(i)).toEqual(a.calls.get(i));
+    for (let j = 0; j < 40; j++) expect(b.recordings.get(j)).toEqual(a.recordings.get(j));
+  });
+});
+
+describe('time', () => {
+  test('date_created falls strictly as the index grows, and all calls lie before the reference instant', () => {
+    let prev = Math.floor(clockMs / 1000);
+    for (let i = 0; i < 3000; i++) {
+      const start = callStartSec(world, account, i);
+      expect(start).toBeLessThan(prev);
+      prev = start;
+    }
+    expect(generateCall(world, account, 0).endMs).toBeLessThan(clockMs);
+  });
+
+  test('calls spread over weeks: 448 calls span 2 to 8 weeks', () => {
+    const span = (callStartSec(world, account, 0) - callStartSec(world, account, 447)) / 86400;
+    expect(span).toBeGreaterThan(14);
+    expect(span).toBeLessThan(56);
+  });
+
+  test('even 10,000,000 calls stay within two years', () => {
+    const p = makeAccountProfile('unit-seed', { friendlyName: 'Huge', calls: 1e7, recordings: 0 }, 0);
+    const age = (world.clockSec - callStartSec(world, p, 1e7 - 1)) / 86400;
+    expect(age).toBeLessThan(730);
+  });
+
+  test('recordings fall strictly in time as the index grows', () => {
+    let prev = Infinity;
+    for (let j = 0; j < 2000; j++) {
+      const r = generateRecording(world, account, j);
+      expect(r.createdSec).toBeLessThan(prev);
+      prev = r.createdSec;
+    }
+  });
+});
+
+describe('call fields', () => {
+  const calls = Array.from({ length: 3000 }, (_, i) => generateCall(world, account, i));
+
+  test('duration is the whole seconds between start_time and end_time', () => {
+    for (const c of calls) expect(Math.floor((c.endMs - c.startSec * 1000) / 1000)).toBe(c.duration);
+  });
+
+  test('a call that is not completed has duration 0', () => {
+    for (const c of calls) if (c.status !== 'completed') expect(c.duration).toBe(0);
+  });
+
+  test('observed values dominate; the other production values occur', () => {
+    const share = (pred: (c: (typeof calls)[number]) => boolean) => calls.filter(pred).length / calls.length;
+    expect(share((c) => c.status === 'completed')).toBeGreaterThan(0.6);
+    expect(share((c) => c.direction === 'inbound')).toBeGreaterThan(0.5);
+    expect(new Set(calls.map((c) => c.status))).toEqual(new Set(CALL_STATUSES));
+    expect(new Set(calls.map((c) => c.direction))).toEqual(new Set(CALL_DIRECTIONS));
+  });
+
+  test('parties are E.164 numbers, bare digits or SIP names, all three occurring', () => {
+    const parties = calls.flatMap((c) => [c.from, c.to]);
+    for (const p of parties) expect(p).toMatch(/^(\+[1-9][0-9]{9,13}|[0-9]{11}|[a-z0-9._-]+|Anonymous)$/);
+    expect(parties.some((p) => /^\+/.test(p))).toBe(true);
+    expect(parties.some((p) => /^[0-9]+$/.test(p))).toBe(true);
+    expect(parties.some((p) => /^[a-z]/.test(p))).toBe(true);
+  });
+
+  test('the inbound side is one of the account numbers, with its phone_number_sid', () => {
+    for (const c of calls) {
+      const ours = c.direction === 'inbound' ? c.to : c.from;
+      const endpoint = account.endpoints.find((e) => e.address === ours);
+      expect(endpoint?.phoneNumberSid).toBe(c.phoneNumberSid);
+    }
+  });
+
+  test('caller names are person names; durations have a long tail', () => {
+    expect(calls.every((c) => /^[A-Z]/.test(c.callerName))).toBe(true);
+    expect(new Set(calls.map((c) => c.callerName)).size).toBeGreaterThan(1000);
+    const talk = calls.filter((c) => c.duration > 0).map((c) => c.duration).sort((a, b) => a - b);
+    const median = talk[Math.floor(talk.length / 2)]!;
+    expect(median).toBeGreaterThan(30);
+    expect(median).toBeLessThan(200);
+    expect(talk[talk.length - 1]!).toBeGreaterThan(10 * median);
+  });
+
+  test('most prices have integer part 0 (production sorts by the cast), a few do not', () => {
+    const positive = calls.filter((c) => c.priceInt > 0).length;
+    expect(positive).toBeGreaterThan(0);
+    expect(positive / calls.length).toBeLessThan(0.2);
+  });
+});
+
+describe('recordings', () => {
+  test('capacity: 6 recordings per 8 calls, whatever the seed', () => {
+    expect([0, 1, 2, 5, 6, 7, 8, 9, 50, 448].map(recordingCapacity)).toEqual([0, 1, 2, 5, 6, 6, 6, 7, 38, 336]);
+  });
+
+  test('the first n recordings lie on the first calls that capacity promises', () => {
+    for (let calls = 1; calls <= 40; calls++) {
+      for (let j = 0; j < recordingCapacity(calls); j++) expect(placeRecording(world, account, j).call).toBeLessThan(calls);
+    }
+  });
+
+  test('each recording lies inside its call, on a call of the account, 1 to 3 a call', () => {
+    const perCall = new Map<number, number>();
+    for (let j = 0; j < 2000; j++) {
+      const r = generateRecording(world, account, j);
+      const place = placeRecording(world, account, j);
+      const call = generateCall(world, account, place.call);
+      expect(r.callSid).toBe(call.sid);
+      expect(call.status).toBe('completed');
+      expect(r.createdSec).toBeGreaterThan(call.startSec);
+      expect(r.createdSec * 1000).toBeLessThanOrEqual(call.endMs);
+      expect(r.duration).toBeLessThanOrEqual(call.duration);
+      expect(r.duration).toBeLessThanOrEqual(r.createdSec - call.startSec);
+      expect(r.duration).toBeGreaterThan(0);
+      perCall.set(place.call, (perCall.get(place.call) ?? 0) + 1);
+    }
+    for (const [c, n] of perCall) {
+      expect(n).toBeGreaterThanOrEqual(1);
+      expect(n).toBeLessThanOrEqual(MAX_PER_CALL);
+      expect(recordingsOnCall(world, account, c)).toBe(n);
+    }
+    // A share of the calls, not all of them.
+    const recorded = perCall.size / ((2000 / 6) * CALLS_PER_BLOCK);
+    expect(recorded).toBeGreaterThan(0.25);
+    expect(recorded).toBeLessThan(0.75);
+  });
+
+  test('several UTC offsets occur; durations have up to five fractional digits', () => {
+    const recs = Array.from({ length: 300 }, (_, j) => generateRecording(world, account, j));
+    expect(new Set(recs.map((r) => r.offsetMin)).size).toBeGreaterThan(3);
+    expect(recs.some((r) => r.offsetMin === 0)).toBe(true);
+    for (const r of recs) expect(Math.round(r.duration * 1e5) / 1e5).toBe(r.duration);
+  });
+});

@@ -1,0 +1,72 @@
+import { messages } from '../../src/errors';
+import { parseListQuery } from '../../src/query/list-query';
+import { CALL_SORT_ATTRIBUTES } from '../../src/query/sort';
+
+const parse = (q: string, maxPageSize?: number) => parseListQuery(q, { sortAttributes: CALL_SORT_ATTRIBUTES, maxPageSize });
+const fails = (q: string, message: string, maxPageSize?: number) =>
+  expect(() => parse(q, maxPageSize)).toThrow(expect.objectContaining({ status: 400, message }) as Error);
+
+describe('parseListQuery', () => {
+  test('defaults: Page 0, PageSize 50, default order', () => {
+    expect(parse('')).toEqual({ page: 0, pageSize: 50, sort: null, warnings: [] });
+  });
+
+  test.each([
+    ['Page=3&PageSize=10', 3, 10],
+    ['PageSize=1', 0, 1],
+    ['Page=007&PageSize=%2B5', 7, 5],
+    ['PageSize=99999999', 0, 99999999],
+    ['Page=2147483647', 2147483647, 50],
+  ])('%s → Page %i, PageSize %i', (q, page, pageSize) => {
+    expect(parse(q)).toMatchObject({ page, pageSize });
+  });
+
+  test.each([
+    ['Page', 'abc'],
+    ['Page', '-1'],
+    ['Page', '1.5'],
+    ['Page', ''],
+    ['Page', '0x10'],
+    ['Page', ' 1'],
+    ['Page', '1e3'],
+    ['PageSize', '-5'],
+    ['PageSize', '2147483648'],
+    ['PageSize', 'ten'],
+  ])('%s=%s → 400', (name, value) => {
+    fails(`${name}=${encodeURIComponent(value)}`, messages.notInteger(name, value));
+  });
+
+  test('PageSize 0 → 400', () => fails('PageSize=0', messages.pageSizeZero));
+
+  test('a PageSize over --max-page-size → 400; at the maximum → accepted', () => {
+    fails('PageSize=101', messages.pageSizeTooLarge(101, 100), 100);
+    expect(parse('PageSize=100', 100).pageSize).toBe(100);
+  });
+
+  test('names are case-sensitive: pagesize and page are ignored, with warnings', () => {
+    const q = parse('pagesize=5&page=3&SORTBY=From');
+    expect(q).toMatchObject({ page: 0, pageSize: 50, sort: null });
+    expect(q.warnings).toHaveLength(3);
+    expect(q.warnings[0]).toContain('did you mean PageSize?');
+  });
+
+  test('a parameter given twice: the first value counts, with a warning', () => {
+    const q = parse('Page=1&Page=2&PageSize=5&PageSize=abc');
+    expect(q).toMatchObject({ page: 1, pageSize: 5 });
+    expect(q.warnings).toEqual([
+      'Parameter Page is given more than once; the first value counts',
+      'Parameter PageSize is given more than once; the first value counts',
+    ]);
+  });
+
+  test('AfterSid is ignored, with a warning', () => {
+    const q = parse('Page=1&AfterSid=CA123');
+    expect(q.page).toBe(1);
+    expect(q.warnings).toEqual(['AfterSid is ignored, as in production: only Page and PageSize select the page']);
+  });
+
+  test('percent-encoded values are decoded and malformed escapes do not throw', () => {
+    expect(parse('SortBy=From%3Adesc').sort).toEqual({ attribute: 'From', direction: 'desc' });
+    fails('Page=%ZZ', messages.notInteger('Page', '%ZZ'));
+  });
+});
