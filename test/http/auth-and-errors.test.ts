@@ -1,0 +1,151 @@
+import request from 'supertest';
+import { messages } from '../../src/errors';
+import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
+
+const { app, world } = makeEmulator();
+const big = byCalls(world, 448);
+const other = byCalls(world, 50);
+const lists = [['calls', callsPath], ['recordings', recordingsPath]] as const;
+
+describe.each(lists)('authentication on the %s list', (_name, path) => {
+  test('no credentials → 401 with a Basic challenge and a message', async () => {
+    const res = await request(app).get(path(big.sid));
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Basic realm="Restcomm realm"');
+    expect(res.body).toEqual({ message: messages.unauthorized });
+  });
+
+  test.each([
+    ['an unknown token', 'Basic ' + Buffer.from('nope:').toString('base64')],
+    // Restcomm's own scheme (account sid as user, token as password) is not this service's.
+    ['the sid as user and the token as password', 'Basic ' + Buffer.from(`${big.sid}:${big.token}`).toString('base64')],
+    ['a malformed header', 'Basic !!!'],
+    ['another scheme', `Bearer ${big.token}`],
+    ['a user name without the colon', 'Basic ' + Buffer.from('abc').toString('base64')],
+  ])('%s → 401', async (_label, header) => {
+    const res = await request(app).get(path(big.sid)).set('Authorization', header);
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Basic realm=/);
+    expect(res.body).toEqual({ message: messages.unauthorized });
+  });
+
+  test('the token is the user name; any password is accepted', async () => {
+    expect((await authGet(app, path(big.sid), big.token)).status).toBe(200);
+    expect((await request(app).get(path(big.sid)).auth(big.token, 'whatever')).status).toBe(200);
+  });
+
+  test('a valid token on another account → 403', async () => {
+    const res = await authGet(app, path(other.sid), big.token);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: messages.forbidden(other.sid) });
+  });
+
+  test('a valid token on an account that does not exist → 403', async () => {
+    const ghost = `AC${'0'.repeat(32)}`;
+    const res = await authGet(app, path(ghost), big.token);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: messages.forbidden(ghost) });
+  });
+});
+
+describe('routes', () => {
+  test('another version segment → 404 {message}', async () => {
+    const res = await authGet(app, `/call/2010-04-01/Accounts/${big.sid}/Calls.json`, big.token);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: messages.notFound('GET', `/call/2010-04-01/Accounts/${big.sid}/Calls.json`) });
+  });
+
+  test.each([
+    '/nowhere',
+    `/2012-04-24/Accounts/ACx/Calls.json`,
+    `/call/2012-04-24/accounts/ACx/calls.json`,
+    `/call/2012-04-24/Accounts/ACx/Calls.json/`,
+    `/call/2012-04-24/Accounts/ACx/Calls.xml`,
+  ])('%s → 404 {message}', async (path) => {
+    const res = await authGet(app, path, big.token);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.body.message).toContain(path);
+  });
+
+  test.each(['post', 'put', 'delete', 'patch'] as const)('%s on a list → 405 with Allow', async (method) => {
+    const res = await request(app)[method](callsPath(big.sid)).auth(big.token, '');
+    expect(res.status).toBe(405);
+    expect(res.headers['allow']).toBe('GET, HEAD');
+    expect(res.body).toEqual({ message: messages.methodNotAllowed(method.toUpperCase(), 'GET, HEAD') });
+  });
+
+  test('HEAD on a list → 200 with the headers and no body', async () => {
+    const res = await request(app).head(callsPath(big.sid)).auth(big.token, '');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(Number(res.headers['content-length'])).toBeGreaterThan(1000);
+  });
+});
+
+describe.each(lists)('the %s path without .json', (_name, path) => {
+  const bare = (sid: string) => path(sid).replace(/\.json$/, '');
+
+  test('Accept containing json → the same JSON body', async () => {
+    const json = await authGet(app, path(big.sid), big.token);
+    const res = await authGet(app, bare(big.sid), big.token).set('Accept', 'application/json');
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(json.text);
+  });
+
+  test.each([undefined, '*/*', 'application/xml', 'text/html'])('Accept %s → 406 {message}', async (accept) => {
+    const req = authGet(app, bare(big.sid), big.token);
+    const res = await (accept === undefined ? req.unset('Accept') : req.set('Accept', accept));
+    expect(res.status).toBe(406);
+    expect(res.body).toEqual({ message: messages.notAcceptable });
+  });
+});
+
+describe('parameter errors', () => {
+  test.each([
+    ['Page=9', messages.pageBeyondLast(9, 8)],
+    ['Page=abc', messages.notInteger('Page', 'abc')],
+    ['Page=-1', messages.notInteger('Page', '-1')],
+    ['PageSize=0', messages.pageSizeZero],
+    ['PageSize=-3', messages.notInteger('PageSize', '-3')],
+    ['PageSize=1.5', messages.notInteger('PageSize', '1.5')],
+  ])('%s → 400 {message}', async (query, message) => {
+    const res = await authGet(app, `${callsPath(big.sid)}?${query}`, big.token);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message });
+  });
+
+  test('Page 1 of an empty list → 400', async () => {
+    const empty = byCalls(world, 0);
+    const res = await authGet(app, `${recordingsPath(empty.sid)}?Page=1`, empty.token);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: messages.pageBeyondLast(1, 0) });
+  });
+
+  test('parameter names are case-sensitive: pagesize is ignored, with a warning', async () => {
+    const res = await authGet(app, `${callsPath(big.sid)}?pagesize=5&page=2`, big.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ page: 0, page_size: 50 });
+    expect(res.headers['x-emulator-warning']).toContain('did you mean PageSize?');
+  });
+
+  test('a parameter given twice: the first value counts', async () => {
+    const res = await authGet(app, `${callsPath(big.sid)}?PageSize=3&PageSize=1000&Page=2&Page=0`, big.token);
+    expect(res.body).toMatchObject({ page: 2, page_size: 3 });
+  });
+
+  test('--max-page-size makes a larger PageSize a 400', async () => {
+    const capped = makeEmulator({ maxPageSize: 100 });
+    const a = byCalls(capped.world, 448);
+    const res = await authGet(capped.app, `${callsPath(a.sid)}?PageSize=101`, a.token);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: messages.pageSizeTooLarge(101, 100) });
+    expect((await authGet(capped.app, `${callsPath(a.sid)}?PageSize=100`, a.token)).status).toBe(200);
+  });
+
+  test('a warning that quotes non-ASCII input is escaped, not a 500', async () => {
+    const res = await authGet(app, `${callsPath(big.sid)}?SortBy=${encodeURIComponent('Dàté\n')}`, big.token);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-emulator-warning']).toContain('\\u00e0');
+  });
+});

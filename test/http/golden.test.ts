@@ -1,0 +1,65 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import request from 'supertest';
+import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
+
+/**
+ * Golden files pin exact response bodies for the default seed and fixtures (public URL
+ * http://127.0.0.1:8080). `npm run golden:update` rewrites them; that diff is reviewed like code.
+ *
+ * They are stored indented, one field a line, so a diff is readable; the test compares the
+ * response byte for byte with the file's compact form. The body is JSON.stringify output, so
+ * that compact form is exact: any change of a byte on the wire fails.
+ */
+const GOLDEN_DIR = resolve(__dirname, '..', '..', 'fixtures', 'golden');
+const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
+
+const production = makeEmulator();
+const documented = makeEmulator({ paging: 'documented' });
+
+type Role = 448 | 50 | 1 | 0;
+type Case = [name: string, emulator: 'production' | 'documented', role: Role, list: 'calls' | 'recordings' | 'admin', query: string, status: number];
+
+const cases: Case[] = [
+  ['calls-page0', 'production', 448, 'calls', '', 200],
+  ['calls-page2', 'production', 448, 'calls', '?Page=2', 200],
+  ['calls-page8-last', 'production', 448, 'calls', '?Page=8', 200],
+  ['calls-pagesize1', 'production', 448, 'calls', '?PageSize=1', 200],
+  ['calls-from-desc-page1-size20', 'production', 448, 'calls', '?SortBy=From:desc&Page=1&PageSize=20', 200],
+  ['calls-to-asc-size10', 'production', 448, 'calls', '?SortBy=To&PageSize=10', 200],
+  ['calls-duration-asc-size10', 'production', 448, 'calls', '?SortBy=Duration:asc&PageSize=10', 200],
+  ['calls-price-desc-size10', 'production', 448, 'calls', '?SortBy=Price:desc&PageSize=10', 200],
+  ['calls-status-desc-size10', 'production', 448, 'calls', '?SortBy=Status:DESC&PageSize=10', 200],
+  ['calls-direction-asc-size10', 'production', 448, 'calls', '?SortBy=Direction:asc&PageSize=10', 200],
+  ['calls-datecreated-asc-size10', 'production', 448, 'calls', '?SortBy=DateCreated:asc&PageSize=10', 200],
+  ['calls-50-page1-empty', 'production', 50, 'calls', '?Page=1', 200],
+  ['calls-1', 'production', 1, 'calls', '', 200],
+  ['calls-none', 'production', 0, 'calls', '', 200],
+  ['calls-documented-page8-last', 'documented', 448, 'calls', '?Page=8', 200],
+  ['calls-documented-50', 'documented', 50, 'calls', '', 200],
+  ['recordings-page0', 'production', 448, 'recordings', '', 200],
+  ['recordings-34-size10-page3', 'production', 50, 'recordings', '?PageSize=10&Page=3', 200],
+  ['recordings-duration-desc-size10', 'production', 448, 'recordings', '?SortBy=Duration:desc&PageSize=10', 200],
+  ['recordings-callsid-asc-size10', 'production', 448, 'recordings', '?SortBy=CallSid&PageSize=10', 200],
+  ['recordings-1', 'production', 1, 'recordings', '', 200],
+  ['error-sortby-missing-field', 'production', 448, 'calls', '?SortBy=:asc', 400],
+  ['error-sortby-direction', 'production', 448, 'calls', '?SortBy=DateCreated:invalid', 400],
+  ['error-page-beyond', 'production', 448, 'calls', '?Page=9', 400],
+  ['admin-accounts', 'production', 448, 'admin', '', 200],
+];
+
+describe('golden bodies for the default seed', () => {
+  test.each(cases)('%s', async (name, which, role, list, query, status) => {
+    const em = which === 'production' ? production : documented;
+    const account = byCalls(em.world, role);
+    const res =
+      list === 'admin'
+        ? await request(em.app).get('/__admin/accounts')
+        : await authGet(em.app, (list === 'calls' ? callsPath : recordingsPath)(account.sid) + query, account.token);
+    expect(res.status).toBe(status);
+    const file = join(GOLDEN_DIR, `${name}.json`);
+    if (UPDATE) writeFileSync(file, `${JSON.stringify(JSON.parse(res.text), null, 2)}\n`);
+    expect(existsSync(file)).toBe(true);
+    expect(res.text).toBe(JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))));
+  });
+});
