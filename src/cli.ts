@@ -53,7 +53,6 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  process.stdout.write(banner(em, config));
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
@@ -65,6 +64,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Printed last: whoever waits for this line (a test runner, a script) may signal at once.
+  process.stdout.write(banner(em, config));
 }
 
 void main();

@@ -69,7 +69,7 @@ describe('recording items', () => {
   let callsBySid: Map<string, Record<string, any>>;
   beforeAll(async () => {
     recordings = await allItems(app, recordingsPath(big.sid), big.token, 'recordings');
-    callsBySid = new Map((await allItems(app, callsPath(big.sid), big.token, 'calls')).map((c) => [c.sid, c]));
+    callsBySid = new Map((await allItems(app, callsPath(big.sid), big.token, 'calls')).map((c) => [c.sid as string, c]));
   });
 
   test('all 160, keys in production order', () => {

@@ -1,0 +1,174 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { OPTIONS } from '../../src/config';
+import { adminAccounts, get, runCli, startCli, type AdminAccount, type Spawned } from '../support/process';
+
+const dir = mkdtempSync(join(tmpdir(), 'callrec-cli-'));
+const fixture = (name: string, data: unknown): string => {
+  const file = join(dir, name);
+  writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
+  return file;
+};
+const PUBLIC = ['--public-url', 'http://emulator.test:8080'];
+
+/** A spread of paths over both lists, sorted and not. */
+function probePaths(a: AdminAccount): string[] {
+  const base = `/call/2012-04-24/Accounts/${a.sid}`;
+  return [
+    `${base}/Calls.json`,
+    `${base}/Calls.json?Page=3&PageSize=40&SortBy=From:desc`,
+    `${base}/Calls.json?SortBy=Duration&PageSize=100`,
+    `${base}/Recordings.json?PageSize=100`,
+    `${base}/Recordings.json?SortBy=CallSid:desc&PageSize=30&Page=1`,
+  ];
+}
+
+async function bodies(em: Spawned): Promise<string[]> {
+  const accounts = await adminAccounts(em.url);
+  const out = [JSON.stringify(accounts)];
+  for (const a of accounts) for (const p of probePaths(a)) out.push((await get(em.url + p, a.token)).text);
+  return out;
+}
+
+describe('the built server', () => {
+  test('two time zones, same bytes', async () => {
+    const utc = await startCli(PUBLIC, { TZ: 'UTC' });
+    const chatham = await startCli(PUBLIC, { TZ: 'Pacific/Chatham' });
+    try {
+      const a = await bodies(utc);
+      const b = await bodies(chatham);
+      expect(a.length).toBeGreaterThan(10);
+      expect(b).toEqual(a);
+    } finally {
+      await Promise.all([utc.stop(), chatham.stop()]);
+    }
+  });
+
+  test('a different seed gives different data; the same seed the same', async () => {
+    const one = await startCli([...PUBLIC, '--seed', 'alpha']);
+    const again = await startCli(PUBLIC, { CALLREC_SEED: 'alpha' });
+    const two = await startCli([...PUBLIC, '--seed', 'beta']);
+    try {
+      const [a, a2, b] = await Promise.all([bodies(one), bodies(again), bodies(two)]);
+      expect(a2).toEqual(a);
+      // Every body with data differs (sids, tokens, parties, times); error bodies may not.
+      const data = a.map((body, i) => [body, b[i]]).filter(([body]) => !body!.startsWith('{"message"'));
+      expect(data.length).toBeGreaterThan(10);
+      for (const [x, y] of data) expect(y).not.toBe(x);
+    } finally {
+      await Promise.all([one.stop(), again.stop(), two.stop()]);
+    }
+  });
+
+  test('growing an account leaves its existing records unchanged', async () => {
+    const small = fixture('small.json', { accounts: [{ friendly_name: 'Grow', calls: 448, recordings: 160 }] });
+    const large = fixture('large.json', {
+      accounts: [
+        { friendly_name: 'Other', calls: 10, recordings: 3 },
+        { friendly_name: 'Grow', calls: 2000, recordings: 900 },
+      ],
+    });
+    const s = await startCli([...PUBLIC, '--fixtures', small]);
+    const l = await startCli([...PUBLIC], { CALLREC_FIXTURES: large });
+    try {
+      const [sa] = await adminAccounts(s.url);
+      const la = (await adminAccounts(l.url)).find((x) => x.friendly_name === 'Grow')!;
+      expect(la.sid).toBe(sa!.sid);
+      const items = async (em: Spawned, a: AdminAccount, list: string, key: string, n: number) =>
+        (JSON.parse((await get(`${em.url}/call/2012-04-24/Accounts/${a.sid}/${list}.json?PageSize=${n}`, a.token)).text) as Record<string, unknown[]>)[key];
+      expect(await items(l, la, 'Calls', 'calls', 448)).toEqual(await items(s, sa!, 'Calls', 'calls', 448));
+      expect(await items(l, la, 'Recordings', 'recordings', 160)).toEqual(await items(s, sa!, 'Recordings', 'recordings', 160));
+    } finally {
+      await Promise.all([s.stop(), l.stop()]);
+    }
+  });
+
+  test('start-up prints the URL, the accounts with tokens and a curl command that works', async () => {
+    const em = await startCli([]);
+    try {
+      const lines = em.stdout().split('\n');
+      expect(lines[0]).toMatch(/^callrec-emulator listening on http:\/\/127\.0\.0\.1:\d+ /);
+      const accounts = await adminAccounts(em.url);
+      for (const a of accounts) expect(em.stdout()).toMatch(new RegExp(`${a.sid}\\s+${a.token}\\s+${a.calls}\\s+${a.recordings}\\s+${a.friendly_name}`));
+      const curl = /^Try: (curl -u (\S+): (\S+))$/m.exec(em.stdout());
+      expect(curl).not.toBeNull();
+      const [, command, token, url] = curl!;
+      // What the pasted command sends: Basic auth with the token as user name, empty password.
+      const res = await get(url!, token);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.text).total).toBeGreaterThan(0);
+      const hasCurl = await promisify(execFile)('curl', ['--version']).then(() => true, () => false);
+      if (hasCurl) {
+        const { stdout } = await promisify(execFile)('sh', ['-c', `${command} -s`]);
+        expect(stdout).toBe(res.text);
+      }
+    } finally {
+      await em.stop();
+    }
+  });
+
+  test.each(['SIGTERM', 'SIGINT'] as const)('%s stops it cleanly, with exit code 0', async (signal) => {
+    const em = await startCli([]);
+    const code = await em.stop(signal);
+    expect(code).toBe(0);
+    expect(em.stdout()).toContain(`${signal}, stopping`);
+  });
+
+  test('PORT and HOST come from the environment when no flag is given', async () => {
+    const em = await startCli([], { HOST: '127.0.0.2' });
+    try {
+      expect(em.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+      expect((await get(`${em.url}/__admin/health`)).status).toBe(200);
+    } finally {
+      await em.stop();
+    }
+  });
+});
+
+describe('bad start-up input', () => {
+  test('--help lists every option and exits 0', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    for (const o of OPTIONS) {
+      expect(r.stdout).toContain(`--${o.name}`);
+      expect(r.stdout).toContain(o.env);
+    }
+  });
+
+  test.each([
+    [['--port', 'abc'], {}, '--port: must be an integer'],
+    [['--paging', 'x'], {}, '--paging: must be production or documented'],
+    [[], { CALLREC_CLOCK: 'tomorrow' }, 'CALLREC_CLOCK: must be an ISO 8601 instant'],
+    [['--nope'], {}, "Unknown option '--nope'"],
+  ])('%j %j → exit 2 with a message', async (args, env, text) => {
+    const r = await runCli(args, env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(text);
+  });
+
+  test('a malformed fixtures file names the file and the field, exit 2', async () => {
+    const bad = fixture('bad.json', { accounts: [{ friendly_name: 'A', calls: 4, recordings: 'many' }] });
+    const r = await runCli(['--fixtures', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${bad}: accounts[0].recordings: must be an integer`);
+    const broken = fixture('broken.json', '{"accounts": [');
+    const r2 = await runCli(['--fixtures', broken]);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain(`${broken}: not valid JSON`);
+  });
+
+  test('a port in use is reported, exit 1', async () => {
+    const em = await startCli([]);
+    try {
+      const port = new URL(em.url).port;
+      const r = await runCli(['--port', port]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('EADDRINUSE');
+    } finally {
+      await em.stop();
+    }
+  });
+});

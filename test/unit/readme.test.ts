@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { OPTIONS } from '../../src/config';
+import { routes } from '../../src/format/uris';
+
+const readme = readFileSync(resolve(__dirname, '..', '..', 'README.md'), 'utf8');
+
+describe('README stays true', () => {
+  test('the two set-up commands and the test command', () => {
+    expect(readme).toContain('npm install && npm start');
+    expect(readme).toContain('npm test');
+  });
+
+  test.each(OPTIONS.map((o) => [o.name, o.env]))('documents --%s and %s', (flag, env) => {
+    expect(readme).toContain(`\`--${flag} `);
+    expect(readme).toContain(`\`${env}\``);
+  });
+
+  test.each(Object.entries(routes))('documents the %s route', (_name, pattern) => {
+    const shown = pattern.replace(':accountSid', '{AccountSid}').replace('{.json}', '.json');
+    expect(readme).toContain(shown);
+  });
+});
