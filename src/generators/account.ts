@@ -1,5 +1,5 @@
-import { Stream } from '../random/stream';
-import { withFaker } from '../random/faker';
+import { Stream, StreamFamily } from '../random/stream';
+import { sipUser } from '../random/faker';
 
 /** What a fixture says about one account. */
 export interface AccountSpec {
@@ -25,8 +25,14 @@ export interface AccountProfile {
   token: string;
   friendlyName: string;
   endpoints: readonly Endpoint[];
-  /** Seconds: how far back the log-like part of the timeline reaches (see timeline.ts). */
+  /** Seconds: how far back the saturating part of the time line reaches (see timeline.ts). */
   timeScale: number;
+  /** Per-record streams: record i of a kind draws from `streams[kind].at(i)` alone. */
+  streams: {
+    call: StreamFamily;
+    recording: StreamFamily;
+    recordingBlock: StreamFamily;
+  };
 }
 
 /** World-wide facts shared by every account. */
@@ -39,7 +45,7 @@ export interface WorldContext {
 }
 
 export function makeWorldContext(seed: string, clockMs: number): WorldContext {
-  const s = new Stream([seed, 'instances']);
+  const s = Stream.of([seed, 'instances']);
   const count = s.int(2, 3);
   const instanceIds: string[] = [];
   for (let i = 0; i < count; i++) instanceIds.push(`ID${s.hex(32)}`);
@@ -52,13 +58,13 @@ export function makeWorldContext(seed: string, clockMs: number): WorldContext {
  * (and so every record of the account) unchanged.
  */
 export function accountSid(seed: string, friendlyName: string, nameOrdinal: number): string {
-  return `AC${new Stream([seed, 'account', friendlyName, nameOrdinal]).hex(32)}`;
+  return `AC${Stream.of([seed, 'account', friendlyName, nameOrdinal]).hex(32)}`;
 }
 
 export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal: number): AccountProfile {
   const sid = spec.sid ?? accountSid(seed, spec.friendlyName, nameOrdinal);
-  const token = spec.token ?? new Stream([seed, 'token', sid]).hex(32);
-  const s = new Stream([seed, sid, 'profile']);
+  const token = spec.token ?? Stream.of([seed, 'token', sid]).hex(32);
+  const s = Stream.of([seed, sid, 'profile']);
   const endpoints: Endpoint[] = [];
   const count = s.int(2, 5);
   for (let i = 0; i < count; i++) {
@@ -66,9 +72,14 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     let address: string;
     if (kind === 'e164') address = `+1${s.int(2, 9)}${s.digits(9)}`;
     else if (kind === 'digits') address = `1${s.int(2, 9)}${s.digits(9)}`;
-    else address = withFaker(s, (f) => f.person.firstName().toLowerCase().replace(/[^a-z]/g, ''));
+    else address = sipUser(s);
     endpoints.push({ address, phoneNumberSid: `PN${s.hex(32)}` });
   }
   const timeScale = s.int(2_500_000, 4_500_000);
-  return { sid, token, friendlyName: spec.friendlyName, endpoints, timeScale };
+  const streams = {
+    call: new StreamFamily([seed, sid, 'call']),
+    recording: new StreamFamily([seed, sid, 'recording']),
+    recordingBlock: new StreamFamily([seed, sid, 'recording-block']),
+  };
+  return { sid, token, friendlyName: spec.friendlyName, endpoints, timeScale, streams };
 }

@@ -1,8 +1,8 @@
-import { Stream } from '../random/stream';
-import { withFaker } from '../random/faker';
+import type { Stream } from '../random/stream';
+import { personName, sipUser } from '../random/faker';
 import type { AccountProfile, Endpoint, WorldContext } from './account';
-import { callStartSec } from './timeline';
-import { recordingsOnCall } from './recording-layout';
+import { startFromDraw } from './timeline';
+import { blockLayout, CALLS_PER_BLOCK } from './recording-layout';
 
 export const CALL_STATUSES = ['completed', 'no-answer', 'busy', 'failed', 'canceled'] as const;
 export const CALL_DIRECTIONS = ['inbound', 'outbound-api', 'outbound-dial'] as const;
@@ -21,8 +21,8 @@ export interface CallSortFields {
   priceInt: number;
 }
 
-/** A call as the store knows it; `format/call.ts` turns it into the wire shape. */
-export interface CallRecord extends CallSortFields {
+/** A call without its caller name: all a recording needs of its call. */
+export interface CallCore extends CallSortFields {
   index: number;
   sid: string;
   instanceId: string;
@@ -31,6 +31,10 @@ export interface CallRecord extends CallSortFields {
   startSec: number;
   /** end_time in milliseconds since the epoch: start + duration seconds + under one second. */
   endMs: number;
+}
+
+/** A call as the store knows it; `format/call.ts` turns it into the wire shape. */
+export interface CallRecord extends CallCore {
   callerName: string;
 }
 
@@ -43,6 +47,10 @@ const MIN_RECORDED_DURATION_SEC = 5;
 /** Per-minute rates in USD; outbound to far destinations costs more, so a few calls pass $1. */
 const INBOUND_RATE = 0.0085;
 const OUTBOUND_RATES = [0.013, 0.02, 0.09, 0.35] as const;
+const INBOUND_PARTIES = [['us', 50], ['intl', 10], ['digits', 20], ['sip', 15], ['anonymous', 5]] as const;
+// Nobody dials "Anonymous": a withheld number only ever calls in.
+const OUTBOUND_PARTIES = [['us', 55], ['intl', 10], ['digits', 20], ['sip', 15]] as const;
+const COUNTRY_CODES = ['44', '49', '33', '34', '39', '55', '61', '81', '91'] as const;
 
 /**
  * Talk time with a long tail: a log-logistic law of shape 2 (median 75 s, about 1% over 12 min),
@@ -53,10 +61,6 @@ function drawDuration(s: Stream): number {
   return Math.min(MAX_DURATION_SEC, Math.max(1, Math.round(75 * Math.sqrt(u / (1 - u)))));
 }
 
-const INBOUND_PARTIES = [['us', 50], ['intl', 10], ['digits', 20], ['sip', 15], ['anonymous', 5]] as const;
-// Nobody dials "Anonymous": a withheld number only ever calls in.
-const OUTBOUND_PARTIES = [['us', 55], ['intl', 10], ['digits', 20], ['sip', 15]] as const;
-
 /** The other party: an E.164 number, bare digits, a SIP user name or a withheld caller. */
 function drawParty(s: Stream, inbound: boolean): string {
   const kind = s.weighted<'us' | 'intl' | 'digits' | 'sip' | 'anonymous'>(inbound ? INBOUND_PARTIES : OUTBOUND_PARTIES);
@@ -64,23 +68,30 @@ function drawParty(s: Stream, inbound: boolean): string {
     case 'us':
       return `+1${s.int(2, 9)}${s.digits(9)}`;
     case 'intl':
-      return `+${s.pick(['44', '49', '33', '34', '39', '55', '61', '81', '91'])}${s.digits(s.int(9, 10))}`;
+      return `+${s.pick(COUNTRY_CODES)}${s.digits(s.int(9, 10))}`;
     case 'digits':
       return `1${s.int(2, 9)}${s.digits(9)}`;
     case 'sip':
-      return withFaker(s, (f) => f.internet.username().toLowerCase().replace(/[^a-z0-9._-]/g, ''));
+      return sipUser(s);
     case 'anonymous':
       return 'Anonymous';
   }
 }
 
+/** How many recordings the layout puts on call `i` (0 to 3); a recorded call was answered. */
+export function recordingsOnCall(account: AccountProfile, i: number, layout = blockLayout(account, Math.floor(i / CALLS_PER_BLOCK))): number {
+  const offset = i % CALLS_PER_BLOCK;
+  let n = 0;
+  for (const x of layout) if (x === offset) n++;
+  return n;
+}
+
 /**
- * Draws the sortable fields of call `i`. They come first in the call's stream, so building a
- * sort order reads them without making whole records, and `generateCall` continues the same
- * stream for the rest.
+ * The start of the call's stream: the time-line draw, then the sortable fields. Building a sort
+ * order reads only this much; `generateCall` goes on with the same stream for the rest.
  */
-function drawSortFields(world: WorldContext, account: AccountProfile, i: number, s: Stream): CallSortFields & { endpoint: Endpoint } {
-  const recorded = recordingsOnCall(world, account, i) > 0;
+function drawHead(account: AccountProfile, s: Stream, recorded: boolean): { u: number; endpoint: Endpoint; fields: CallSortFields } {
+  const u = s.float();
   const direction = s.weighted(DIRECTION_WEIGHTS);
   const drawnStatus = s.weighted(STATUS_WEIGHTS);
   // A call that holds recordings was answered; the status is still drawn to keep the stream aligned.
@@ -91,45 +102,59 @@ function drawSortFields(world: WorldContext, account: AccountProfile, i: number,
   const inbound = direction === 'inbound';
   const other = drawParty(s, inbound);
   const rate = inbound ? INBOUND_RATE : s.pick(OUTBOUND_RATES);
-  const price = Math.ceil(duration / 60) * rate;
   return {
-    direction,
-    status,
-    duration,
-    from: inbound ? other : endpoint.address,
-    to: inbound ? endpoint.address : other,
-    priceInt: Math.floor(price),
+    u,
     endpoint,
+    fields: {
+      direction,
+      status,
+      duration,
+      from: inbound ? other : endpoint.address,
+      to: inbound ? endpoint.address : other,
+      priceInt: Math.floor(Math.ceil(duration / 60) * rate),
+    },
   };
 }
 
-function callStream(world: WorldContext, account: AccountProfile, i: number): Stream {
-  return new Stream([world.seed, account.sid, 'call', i]);
+/**
+ * The sortable fields of call `i` alone: what the store keeps in columns to build orders.
+ * `layout` is the call's recording block layout, when the caller already has it.
+ */
+export function callSortFields(account: AccountProfile, i: number, layout?: Uint8Array): CallSortFields {
+  return drawHead(account, account.streams.call.at(i), recordingsOnCall(account, i, layout) > 0).fields;
 }
 
-/** The sortable fields of call `i` alone: what the store keeps in columns to build orders. */
-export function callSortFields(world: WorldContext, account: AccountProfile, i: number): CallSortFields {
-  const { endpoint: _endpoint, ...fields } = drawSortFields(world, account, i, callStream(world, account, i));
-  return fields;
-}
-
-/** Call `i` of the account: a pure function of (seed, account, index). */
-export function generateCall(world: WorldContext, account: AccountProfile, i: number): CallRecord {
-  const s = callStream(world, account, i);
-  const { endpoint, ...sortFields } = drawSortFields(world, account, i, s);
+function drawCore(world: WorldContext, account: AccountProfile, i: number, s: Stream): CallCore {
+  const { u, endpoint, fields } = drawHead(account, s, recordingsOnCall(account, i) > 0);
   const instanceId = s.pick(world.instanceIds);
   const sid = `${instanceId}-CA${s.hex(32)}`;
-  const startSec = callStartSec(world, account, i);
-  const endMs = (startSec + sortFields.duration) * 1000 + s.int(0, 999);
-  const callerName = sortFields.from === 'Anonymous' ? 'Anonymous' : withFaker(s, (f) => f.person.fullName());
+  const startSec = startFromDraw(world, account, i, u);
+  const endMs = (startSec + fields.duration) * 1000 + s.int(0, 999);
   return {
-    ...sortFields,
+    from: fields.from,
+    to: fields.to,
+    direction: fields.direction,
+    status: fields.status,
+    duration: fields.duration,
+    priceInt: fields.priceInt,
     index: i,
     sid,
     instanceId,
     phoneNumberSid: endpoint.phoneNumberSid,
     startSec,
     endMs,
-    callerName,
   };
+}
+
+/** Call `i` without its caller name (the costliest field), for recordings. */
+export function generateCallCore(world: WorldContext, account: AccountProfile, i: number): CallCore {
+  return drawCore(world, account, i, account.streams.call.at(i));
+}
+
+/** Call `i` of the account: a pure function of (seed, account, index). */
+export function generateCall(world: WorldContext, account: AccountProfile, i: number): CallRecord {
+  const s = account.streams.call.at(i);
+  const call = drawCore(world, account, i, s) as CallRecord;
+  call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
+  return call;
 }

@@ -1,5 +1,4 @@
-import { Stream } from '../random/stream';
-import type { AccountProfile, WorldContext } from './account';
+import type { AccountProfile } from './account';
 
 /**
  * Which call each recording belongs to.
@@ -24,8 +23,8 @@ export function recordingCapacity(calls: number): number {
 }
 
 /** Block-relative call offsets of the block's recordings: a[p] for p in 0..5. */
-export function blockLayout(world: WorldContext, account: AccountProfile, block: number): Uint8Array {
-  const s = new Stream([world.seed, account.sid, 'recording-block', block]);
+export function blockLayout(account: AccountProfile, block: number): Uint8Array {
+  const s = account.streams.recordingBlock.at(block);
   const a = new Uint8Array(RECORDINGS_PER_BLOCK);
   let onCall = 1;
   for (let p = 1; p < RECORDINGS_PER_BLOCK; p++) {
@@ -52,23 +51,14 @@ export interface Placement {
   perCall: number;
 }
 
-export function placeRecording(world: WorldContext, account: AccountProfile, j: number): Placement {
+export function placeRecording(account: AccountProfile, j: number): Placement {
   const block = Math.floor(j / RECORDINGS_PER_BLOCK);
   const p = j % RECORDINGS_PER_BLOCK;
-  const a = blockLayout(world, account, block);
+  const a = blockLayout(account, block);
   const offset = a[p] as number;
   let first = p;
   while (first > 0 && a[first - 1] === offset) first--;
   let perCall = 0;
   for (const x of a) if (x === offset) perCall++;
   return { call: block * CALLS_PER_BLOCK + offset, rank: p - first, perCall };
-}
-
-/** How many recordings the layout puts on call `c` (0 to 3), whatever the recording count. */
-export function recordingsOnCall(world: WorldContext, account: AccountProfile, c: number): number {
-  const offset = c % CALLS_PER_BLOCK;
-  if (offset >= RECORDINGS_PER_BLOCK) return 0;
-  let n = 0;
-  for (const x of blockLayout(world, account, Math.floor(c / CALLS_PER_BLOCK))) if (x === offset) n++;
-  return n;
 }

@@ -1,6 +1,5 @@
-import { Stream } from '../random/stream';
 import type { AccountProfile, WorldContext } from './account';
-import { generateCall } from './call';
+import { generateCallCore } from './call';
 import { callStartSec } from './timeline';
 import { placeRecording } from './recording-layout';
 
@@ -32,8 +31,8 @@ const OFFSETS_MIN = [0, 0, 0, 0, 540, -300, 60, 330, -180, 120] as const;
  * recordings fall in time as `j` grows, like calls, and need no sort for the default order.
  */
 export function generateRecording(world: WorldContext, account: AccountProfile, j: number): RecordingRecord {
-  const place = placeRecording(world, account, j);
-  const call = generateCall(world, account, place.call);
+  const place = placeRecording(account, j);
+  const call = generateCallCore(world, account, place.call);
   const newerStart = place.call === 0 ? world.clockSec : callStartSec(world, account, place.call - 1);
   const lo = call.startSec + 1;
   const hi = Math.min(Math.floor(call.endMs / 1000), newerStart);
@@ -42,7 +41,7 @@ export function generateRecording(world: WorldContext, account: AccountProfile, 
   const width = hi - lo + 1;
   const slotHi = hi - Math.floor((place.rank * width) / place.perCall);
   const slotLo = hi - Math.floor(((place.rank + 1) * width) / place.perCall) + 1;
-  const s = new Stream([world.seed, account.sid, 'recording', j]);
+  const s = account.streams.recording.at(j);
   const sid = `RE${s.hex(32)}`;
   const createdSec = s.int(slotLo, slotHi);
   const room = Math.min(createdSec - call.startSec, call.duration);

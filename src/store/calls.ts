@@ -82,7 +82,7 @@ export class CallTable {
       priceInt: new Uint32Array(n),
     };
     for (let i = 0; i < n; i++) {
-      const f = callSortFields(this.world, this.account, i);
+      const f = callSortFields(this.account, i);
       c.from[i] = f.from;
       c.to[i] = f.to;
       c.direction[i] = DIRECTION_RANK.get(f.direction) as number;

@@ -1,12 +1,11 @@
 import { makeAccountProfile, makeWorldContext, type AccountSpec } from '../../src/generators/account';
-import { CALL_DIRECTIONS, CALL_STATUSES, generateCall, callSortFields } from '../../src/generators/call';
+import { CALL_DIRECTIONS, CALL_STATUSES, generateCall, callSortFields, recordingsOnCall } from '../../src/generators/call';
 import { generateRecording } from '../../src/generators/recording';
 import {
   CALLS_PER_BLOCK,
   MAX_PER_CALL,
   placeRecording,
   recordingCapacity,
-  recordingsOnCall,
 } from '../../src/generators/recording-layout';
 import { callStartSec } from '../../src/generators/timeline';
 import { parseClock, DEFAULT_CLOCK } from '../../src/config';
@@ -52,7 +51,7 @@ describe('determinism', () => {
   test('the sort fields are the prefix of the full record', () => {
     for (const i of [0, 13, 777]) {
       const call = generateCall(world, account, i);
-      expect(callSortFields(world, account, i)).toEqual({
+      expect(callSortFields(account, i)).toEqual({
         from: call.from,
         to: call.to,
         direction: call.direction,
@@ -173,7 +172,7 @@ describe('recordings', () => {
 
   test('the first n recordings lie on the first calls that capacity promises', () => {
     for (let calls = 1; calls <= 40; calls++) {
-      for (let j = 0; j < recordingCapacity(calls); j++) expect(placeRecording(world, account, j).call).toBeLessThan(calls);
+      for (let j = 0; j < recordingCapacity(calls); j++) expect(placeRecording(account, j).call).toBeLessThan(calls);
     }
   });
 
@@ -181,7 +180,7 @@ describe('recordings', () => {
     const perCall = new Map<number, number>();
     for (let j = 0; j < 2000; j++) {
       const r = generateRecording(world, account, j);
-      const place = placeRecording(world, account, j);
+      const place = placeRecording(account, j);
       const call = generateCall(world, account, place.call);
       expect(r.callSid).toBe(call.sid);
       expect(call.status).toBe('completed');
@@ -195,7 +194,7 @@ describe('recordings', () => {
     for (const [c, n] of perCall) {
       expect(n).toBeGreaterThanOrEqual(1);
       expect(n).toBeLessThanOrEqual(MAX_PER_CALL);
-      expect(recordingsOnCall(world, account, c)).toBe(n);
+      expect(recordingsOnCall(account, c)).toBe(n);
     }
     // A share of the calls, not all of them.
     const recorded = perCall.size / ((2000 / 6) * CALLS_PER_BLOCK);
