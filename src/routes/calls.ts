@@ -19,7 +19,7 @@ const calls: ListResource<CallSortAttribute, CallRecord> = {
 /** `GET /call/2012-04-24/Accounts/{AccountSid}/Calls.json` (and without `.json`, by Accept). */
 export function callsRouter(world: World, settings: ListSettings): Router {
   const router = Router({ caseSensitive: true, strict: true });
-  router.get(routes.calls, ...requireAccount(world), listHandler(calls, settings));
+  router.get(routes.calls, ...requireAccount(world), listHandler(calls, world, settings));
   router.all(routes.calls, methodNotAllowed('GET, HEAD'));
   return router;
 }

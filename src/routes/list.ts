@@ -1,19 +1,21 @@
 import type { Request, RequestHandler } from 'express';
 import { authedAccount } from '../auth';
+import { responseKey, type RenderCache } from '../cache/render-cache';
 import { ApiError, messages } from '../errors';
 import { envelope, type ListKey } from '../format/envelope';
 import { parseListQuery } from '../query/list-query';
 import { pageWindow, type PagingProfile } from '../query/paging';
 import type { SortSpec } from '../query/sort';
 import type { Order } from '../store/order';
-import type { AccountStore } from '../store/world';
-import { sendPage } from './send-page';
+import type { AccountStore, World } from '../store/world';
+import { sendPage, STREAM_THRESHOLD } from './send-page';
 
 /** What the list routes need from the app's settings. */
 export interface ListSettings {
   paging: PagingProfile;
   maxPageSize: number | null;
   publicUrl: string;
+  cache: RenderCache;
 }
 
 /** One list resource (calls or recordings), as the generic handler sees it. */
@@ -45,6 +47,7 @@ function headerSafe(text: string): string {
  */
 export function listHandler<A extends string, R extends { sid: string }>(
   resource: ListResource<A, R>,
+  world: World,
   settings: ListSettings,
 ): RequestHandler {
   return async (req, res) => {
@@ -57,6 +60,7 @@ export function listHandler<A extends string, R extends { sid: string }>(
       maxPageSize: settings.maxPageSize ?? undefined,
     });
     const account = authedAccount(res);
+    settings.cache.sync(world.version);
     const table = resource.table(account);
     const window = pageWindow(settings.paging, table.count, query.page, query.pageSize);
     if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
@@ -65,8 +69,24 @@ export function listHandler<A extends string, R extends { sid: string }>(
     const lastSid = window.count > 0 ? table.get(order.at(window.offset + window.count - 1)).sid : undefined;
     const { head, tail } = envelope(resource.key, window, resource.listUri(sid), lastSid);
     for (const w of query.warnings) res.append('X-Emulator-Warning', headerSafe(w));
-    await sendPage(res, head, tail, window.count, (k) =>
-      resource.render(table.get(order.at(window.offset + k)), sid, settings),
+    const { cache } = settings;
+    const render = (index: number) => resource.render(table.get(index), sid, settings);
+    if (window.count > STREAM_THRESHOLD) {
+      // A huge page would flush the caches for one reader: it is rendered and streamed as is.
+      await sendPage(res, head, tail, window.count, (k) => render(order.at(window.offset + k)));
+      return;
+    }
+    const key = responseKey(req);
+    await sendPage(
+      res,
+      head,
+      tail,
+      window.count,
+      (k) => {
+        const index = order.at(window.offset + k);
+        return cache.item(`${resource.key}:${sid}:${index}`, () => render(index));
+      },
+      key === null ? undefined : (response) => cache.responses.set(key, response, response.body.length + key.length),
     );
   };
 }

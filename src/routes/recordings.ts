@@ -19,7 +19,7 @@ const recordings: ListResource<RecordingSortAttribute, RecordingRecord> = {
 /** `GET /call/2012-04-24/Accounts/{AccountSid}/Recordings.json` (and without `.json`, by Accept). */
 export function recordingsRouter(world: World, settings: ListSettings): Router {
   const router = Router({ caseSensitive: true, strict: true });
-  router.get(routes.recordings, ...requireAccount(world), listHandler(recordings, settings));
+  router.get(routes.recordings, ...requireAccount(world), listHandler(recordings, world, settings));
   router.all(routes.recordings, methodNotAllowed('GET, HEAD'));
   return router;
 }

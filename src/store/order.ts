@@ -18,18 +18,58 @@ export function permutationOrder(perm: Uint32Array): Order {
   return { length: perm.length, at: (p) => perm[p] as number };
 }
 
+/** A column of small non-negative integer sort keys, one per record. */
+export type KeyColumn = Uint8Array | Uint16Array | Uint32Array;
+
 /**
- * Indexes 0..n-1 sorted by `compare`, ties by index ascending, which is `date_created`
- * descending: production's tie-breaker for every attribute but DateCreated. Creation times are
- * distinct, so the order is total and the same on every run.
+ * Indexes 0..n-1 ordered by `keys` (ascending, or descending), ties by index ascending, which
+ * is `date_created` descending: production's tie-breaker for every attribute but DateCreated.
+ * Creation times are distinct, so the order is total and the same on every run.
+ *
+ * A stable counting sort: O(n + distinct keys), no comparisons, about 10 ms for a million
+ * records, against a second or more for `Array.prototype.sort` with a comparator.
+ * `maxKey` bounds the keys (`keys[i] <= maxKey`).
  */
-export function sortedPermutation(n: number, compare: (a: number, b: number) => number): Uint32Array {
+export function countingSortPermutation(keys: KeyColumn, maxKey: number, direction: 'asc' | 'desc'): Uint32Array {
+  const n = keys.length;
+  const starts = new Uint32Array(maxKey + 2);
+  const desc = direction === 'desc';
+  for (let i = 0; i < n; i++) starts[(desc ? maxKey - (keys[i] as number) : (keys[i] as number)) + 1]!++;
+  for (let k = 1; k < starts.length; k++) starts[k]! += starts[k - 1]!;
   const perm = new Uint32Array(n);
-  for (let i = 0; i < n; i++) perm[i] = i;
-  return perm.sort((a, b) => compare(a, b) || a - b);
+  // Records go in index order, so equal keys keep index order: the tie-break, for free.
+  for (let i = 0; i < n; i++) perm[starts[desc ? maxKey - (keys[i] as number) : (keys[i] as number)]!++] = i;
+  return perm;
 }
 
-/** Compares by UTF-16 code unit, as the database's binary collation does; never by locale. */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * Replaces strings by their rank among the distinct values in code-unit order, so that string
+ * orders become counting sorts over integers. Returns the ranks and the largest rank.
+ * @example rankStrings(['b', 'a', 'b']) // { ranks: Uint32Array [1, 0, 1], maxRank: 1 }
+ */
+export function rankStrings(values: readonly string[]): Ranked {
+  // The default sort compares UTF-16 code units (never the locale): the order we want, and
+  // with no comparator calls.
+  return rank(values, Array.from(new Set(values)).sort());
+}
+
+/**
+ * The same for numbers, in numeric order.
+ * @example rankNumbers([2.5, 1, 2.5]) // { ranks: Uint32Array [1, 0, 1], maxRank: 1 }
+ */
+export function rankNumbers(values: ArrayLike<number>): Ranked {
+  return rank(Array.from(values), Array.from(new Float64Array(new Set(Array.from(values))).sort()));
+}
+
+export interface Ranked {
+  ranks: Uint32Array;
+  maxRank: number;
+}
+
+function rank<T>(values: readonly T[], distinct: readonly T[]): Ranked {
+  const rankOf = new Map<T, number>();
+  distinct.forEach((v, r) => rankOf.set(v, r));
+  const ranks = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) ranks[i] = rankOf.get(values[i] as T) as number;
+  return { ranks, maxRank: Math.max(0, distinct.length - 1) };
 }

@@ -1,11 +1,20 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
 import { generateRecording, type RecordingRecord } from '../generators/recording';
 import type { RecordingSortAttribute, SortSpec } from '../query/sort';
-import { compareStrings, indexOrder, permutationOrder, reverseIndexOrder, sortedPermutation, type Order } from './order';
+import {
+  countingSortPermutation,
+  indexOrder,
+  permutationOrder,
+  rankNumbers,
+  rankStrings,
+  reverseIndexOrder,
+  type Order,
+  type Ranked,
+} from './order';
 
-/** The recordings of one account: made on read from the seed, with cached sort orders. */
+/** The recordings of one account: made on read, with rank columns and cached permutations. */
 export class RecordingTable {
-  private columns: { duration: Float64Array; callSid: string[] } | null = null;
+  private columns: Record<'Duration' | 'CallSid', Ranked> | null = null;
   private readonly orders = new Map<string, Uint32Array>();
 
   constructor(
@@ -26,20 +35,14 @@ export class RecordingTable {
     const key = `${sort.attribute}:${sort.direction}`;
     let perm = this.orders.get(key);
     if (perm === undefined) {
-      const c = this.loadColumns();
-      const sign = sort.direction === 'asc' ? 1 : -1;
-      perm = sortedPermutation(
-        this.count,
-        sort.attribute === 'Duration'
-          ? (a, b) => sign * ((c.duration[a] as number) - (c.duration[b] as number))
-          : (a, b) => sign * compareStrings(c.callSid[a] as string, c.callSid[b] as string),
-      );
+      const column = this.loadColumns()[sort.attribute];
+      perm = countingSortPermutation(column.ranks, column.maxRank, sort.direction);
       this.orders.set(key, perm);
     }
     return permutationOrder(perm);
   }
 
-  private loadColumns(): { duration: Float64Array; callSid: string[] } {
+  private loadColumns(): Record<'Duration' | 'CallSid', Ranked> {
     if (this.columns !== null) return this.columns;
     const duration = new Float64Array(this.count);
     const callSid = new Array<string>(this.count);
@@ -48,7 +51,7 @@ export class RecordingTable {
       duration[j] = r.duration;
       callSid[j] = r.callSid;
     }
-    this.columns = { duration, callSid };
+    this.columns = { Duration: rankNumbers(duration), CallSid: rankStrings(callSid) };
     return this.columns;
   }
 }

@@ -59,6 +59,7 @@ export class World {
   private list: AccountStore[] = [];
   private bySid = new Map<string, AccountStore>();
   private byToken = new Map<string, AccountStore>();
+  private stateVersion = 0;
 
   constructor(private readonly spec: WorldSpec) {
     this.reset();
@@ -68,8 +69,14 @@ export class World {
     return this.spec.seed;
   }
 
+  /** Changes whenever what the API shows may have changed: caches of rendered bytes compare it. */
+  get version(): number {
+    return this.stateVersion;
+  }
+
   /** Back to the state built from the seed and fixtures; cached orders are dropped. */
   reset(): void {
+    this.stateVersion++;
     const { context, accounts } = build(this.spec);
     this.context = context;
     this.list = accounts;

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { Express } from 'express';
+import type { EmulatorApp } from '../../src/app';
 import { createApp } from '../../src/app';
 import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, parseClock } from '../../src/config';
 import type { AccountSpec } from '../../src/generators/account';
@@ -13,7 +13,7 @@ export const PUBLIC_URL = 'http://127.0.0.1:8080';
 export const defaultAccounts: AccountSpec[] = parseFixtures(readFileSync(DEFAULT_FIXTURES, 'utf8'), DEFAULT_FIXTURES);
 
 export interface TestEmulator {
-  app: Express;
+  app: EmulatorApp;
   world: World;
 }
 
@@ -51,13 +51,13 @@ export function recordingsPath(sid: string): string {
 }
 
 /** GET with the token as the Basic user name and an empty password, as `curl -u TOKEN:` sends. */
-export function authGet(app: Express, path: string, token: string) {
+export function authGet(app: EmulatorApp, path: string, token: string) {
   return request(app).get(path).auth(token, '');
 }
 
 /** All items of a list, walking pages of `pageSize` with the given extra query. */
 export async function allItems(
-  app: Express,
+  app: EmulatorApp,
   path: string,
   token: string,
   key: 'calls' | 'recordings',

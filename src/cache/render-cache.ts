@@ -1,0 +1,71 @@
+import type { IncomingMessage } from 'node:http';
+import { MOUNT } from '../format/uris';
+import { ByteLru } from './byte-lru';
+
+/** A whole response, ready to write again: the headers as node's flat [name, value, …] list. */
+export interface CachedResponse {
+  headers: string[];
+  body: Buffer;
+}
+
+export interface RenderCacheOptions {
+  /** Budget for rendered items, in bytes. */
+  itemBytes?: number;
+  /** Budget for whole responses, in bytes. */
+  responseBytes?: number;
+}
+
+/**
+ * Rendered bytes, so that a page is rendered once:
+ * - items: each record's JSON, keyed by (list, account, index), shared by every page, order and
+ *   page size that shows the record;
+ * - responses: whole list responses, keyed by what determines them (method, URL, credentials,
+ *   and Accept where it matters), written again straight from the socket handler.
+ *
+ * Both are bounded LRUs. Everything is dropped when the world's version changes (a reset now,
+ * admin writes later), so a cached byte is always a byte a fresh render would give.
+ */
+export class RenderCache {
+  readonly items: ByteLru<string, string>;
+  readonly responses: ByteLru<string, CachedResponse>;
+  private version = -1;
+
+  constructor(options: RenderCacheOptions = {}) {
+    this.items = new ByteLru(options.itemBytes ?? 32 * 1024 * 1024);
+    this.responses = new ByteLru(options.responseBytes ?? 64 * 1024 * 1024);
+  }
+
+  /** Drops everything if the state has changed since the cache was filled. */
+  sync(version: number): void {
+    if (version !== this.version) {
+      this.items.clear();
+      this.responses.clear();
+      this.version = version;
+    }
+  }
+
+  /** The rendered item, rendering and keeping it on a miss. */
+  item(key: string, render: () => string): string {
+    let json = this.items.get(key);
+    if (json === undefined) {
+      json = render();
+      this.items.set(key, json, json.length);
+    }
+    return json;
+  }
+}
+
+/**
+ * What a list response depends on besides the state: the method, the whole URL (path and raw
+ * query), the credentials, and the Accept header on a path without `.json`. Null for requests
+ * that are never cached.
+ * @example responseKey(req) // 'GET\u0000/call/2012-04-24/Accounts/AC…/Calls.json?Page=1\u0000Basic Y2Rj…\u0000'
+ */
+export function responseKey(req: IncomingMessage): string | null {
+  const url = req.url ?? '';
+  if (req.method !== 'GET' || !url.startsWith(`${MOUNT}/`)) return null;
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const accept = path.endsWith('.json') ? '' : (req.headers.accept ?? '');
+  return `GET\u0000${url}\u0000${req.headers.authorization ?? ''}\u0000${accept}`;
+}
