@@ -6,13 +6,20 @@
 export class ByteLru<K, V> {
   private readonly map = new Map<K, { value: V; bytes: number }>();
   private used = 0;
+  /** Lookups that found their entry, and that did not: for tests and the benchmark. */
+  hits = 0;
+  misses = 0;
 
   constructor(readonly maxBytes: number) {}
 
   /** The value, now the most recently used; undefined when absent. */
   get(key: K): V | undefined {
     const entry = this.map.get(key);
-    if (entry === undefined) return undefined;
+    if (entry === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     // A Map iterates in insertion order: re-inserting moves the entry to the young end.
     this.map.delete(key);
     this.map.set(key, entry);

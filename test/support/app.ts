@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { EmulatorApp } from '../../src/app';
+import type { RenderCacheOptions } from '../../src/cache/render-cache';
 import { createApp } from '../../src/app';
 import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, parseClock } from '../../src/config';
 import type { AccountSpec } from '../../src/generators/account';
@@ -18,7 +19,13 @@ export interface TestEmulator {
 }
 
 export function makeEmulator(
-  options: { seed?: string; accounts?: AccountSpec[]; paging?: PagingProfile; maxPageSize?: number | null } = {},
+  options: {
+    seed?: string;
+    accounts?: AccountSpec[];
+    paging?: PagingProfile;
+    maxPageSize?: number | null;
+    cache?: RenderCacheOptions;
+  } = {},
 ): TestEmulator {
   const world = new World({
     seed: options.seed ?? DEFAULT_SEED,
@@ -30,6 +37,7 @@ export function makeEmulator(
     paging: options.paging ?? 'production',
     maxPageSize: options.maxPageSize ?? null,
     publicUrl: PUBLIC_URL,
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
     onInternalError: () => undefined,
   });
   return { app, world };

@@ -1,0 +1,115 @@
+import request from 'supertest';
+import { CALL_SORT_ATTRIBUTES, RECORDING_SORT_ATTRIBUTES } from '../../src/query/sort';
+import { authGet, callsPath, makeEmulator, recordingsPath, type TestEmulator } from '../support/app';
+
+/**
+ * The caches must be invisible: every answer equals, byte for byte, what an emulator with cold
+ * caches renders for the same request.
+ */
+const accounts = [
+  { friendlyName: 'Multi', calls: 37, recordings: 25 },
+  { friendlyName: 'Exact', calls: 20, recordings: 15 },
+  { friendlyName: 'None', calls: 0, recordings: 0 },
+];
+
+function pagesOf(total: number, size: number): number[] {
+  const last = Math.floor(total / size);
+  return [...new Set([0, 1, last - 1, last].filter((p) => p >= 0 && p <= last))];
+}
+
+function requests(em: TestEmulator): { path: string; token: string }[] {
+  const out: { path: string; token: string }[] = [];
+  for (const a of em.world.accounts()) {
+    const lists = [
+      { path: callsPath(a.profile.sid), total: a.calls.count, attrs: CALL_SORT_ATTRIBUTES },
+      { path: recordingsPath(a.profile.sid), total: a.recordings.count, attrs: RECORDING_SORT_ATTRIBUTES },
+    ];
+    for (const list of lists) {
+      const sorts = ['', ...list.attrs.flatMap((attr) => [`&SortBy=${attr}`, `&SortBy=${attr}:desc`])];
+      for (const sort of sorts) {
+        // Page edges: first, second, next to last and last pages, at sizes that divide the
+        // total and sizes that do not, and PageSize=1.
+        for (const size of [1, 5, 7, 50]) {
+          for (const page of pagesOf(list.total, size)) {
+            out.push({ path: `${list.path}?Page=${page}&PageSize=${size}${sort}`, token: a.profile.token });
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+async function bodies(em: TestEmulator, reqs: { path: string; token: string }[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const r of reqs) {
+    const res = await authGet(em.app, r.path, r.token);
+    expect(res.status).toBe(200);
+    out.push(`${JSON.stringify(res.headers['x-emulator-warning'] ?? null)} ${res.text}`);
+  }
+  return out;
+}
+
+describe('rendered-bytes caches', () => {
+  const warm = makeEmulator({ accounts });
+  const reqs = requests(warm);
+
+  test('every order, at page edges: first and cached answers equal a cold render', async () => {
+    expect(reqs.length).toBeGreaterThan(300);
+    const first = await bodies(warm, reqs);
+    const again = await bodies(warm, reqs);
+    const cold: string[] = [];
+    // A fresh emulator per request: nothing cached anywhere.
+    for (const r of reqs.slice(0, 60)) cold.push(...(await bodies(makeEmulator({ accounts }), [r])));
+    expect(again).toEqual(first);
+    expect(first.slice(0, 60)).toEqual(cold);
+    expect(warm.app.cache.responses.hits).toBeGreaterThanOrEqual(reqs.length);
+    expect(warm.app.cache.items.hits).toBeGreaterThan(0);
+  });
+
+  test('items cached by one page size serve another order and size unchanged', async () => {
+    const fresh = makeEmulator({ accounts });
+    const big = fresh.world.accounts()[0]!;
+    await authGet(fresh.app, `${callsPath(big.profile.sid)}?PageSize=37`, big.profile.token);
+    const path = `${callsPath(big.profile.sid)}?PageSize=9&Page=2&SortBy=To:desc`;
+    const viaItems = await authGet(fresh.app, path, big.profile.token);
+    const cold = await authGet(makeEmulator({ accounts }).app, path, big.profile.token);
+    expect(viaItems.text).toBe(cold.text);
+    expect(fresh.app.cache.items.hits).toBe(9);
+  });
+
+  test('after a reset, answers are a fresh render and the caches start over', async () => {
+    const em = makeEmulator({ accounts });
+    const sample = reqs.filter((_, i) => i % 7 === 0);
+    const before = await bodies(em, sample);
+    expect(em.app.cache.responses.size).toBeGreaterThan(0);
+    await request(em.app).post('/__admin/reset').expect(200);
+    const after = await bodies(em, sample);
+    expect(after).toEqual(before);
+    // The first round after the reset missed: the cache was emptied, then refilled.
+    expect(em.app.cache.responses.size).toBe(sample.length);
+  });
+
+  test('requests that differ only in credentials are cached apart', async () => {
+    const em = makeEmulator({ accounts });
+    const a = em.world.accounts()[0]!;
+    const path = callsPath(a.profile.sid);
+    expect((await authGet(em.app, path, a.profile.token)).status).toBe(200);
+    const wrong = await authGet(em.app, path, 'not-a-token');
+    expect(wrong.status).toBe(401);
+    const other = await authGet(em.app, path, em.world.accounts()[1]!.profile.token);
+    expect(other.status).toBe(403);
+  });
+
+  test('small budgets bound the caches, and evictions change no answer', async () => {
+    const small = makeEmulator({ accounts, cache: { itemBytes: 8_000, responseBytes: 30_000 } });
+    const sample = reqs.slice(0, 120);
+    const first = await bodies(small, sample);
+    const again = await bodies(small, sample);
+    expect(again).toEqual(first);
+    expect(first).toEqual(await bodies(warm, sample));
+    expect(small.app.cache.responses.bytes).toBeLessThanOrEqual(30_000);
+    expect(small.app.cache.items.bytes).toBeLessThanOrEqual(8_000);
+    expect(small.app.cache.responses.size).toBeGreaterThan(0);
+  });
+});
