@@ -3,10 +3,10 @@ import express, { type Express } from 'express';
 import { RenderCache, responseKey, type RenderCacheOptions } from './cache/render-cache';
 import type { PagingProfile } from './query/paging';
 import type { World } from './store/world';
-import { adminRouter } from './routes/admin';
-import { callsRouter } from './routes/calls';
+import { mountAdmin } from './routes/admin';
+import { mountCalls } from './routes/calls';
 import { errorHandler, notFound } from './routes/error-handler';
-import { recordingsRouter } from './routes/recordings';
+import { mountRecordings } from './routes/recordings';
 
 export interface AppDeps {
   world: World;
@@ -43,11 +43,15 @@ export function createApp(deps: AppDeps): EmulatorApp {
   app.set('etag', false);
   // The lists read their raw query themselves: names are case-sensitive and the first value wins.
   app.set('query parser', false);
+  // Production's paths are case-sensitive, and a trailing slash is another path.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   const cache = new RenderCache(deps.cache);
   const settings = { paging: deps.paging, maxPageSize: deps.maxPageSize, publicUrl: deps.publicUrl, cache };
-  app.use(callsRouter(deps.world, settings));
-  app.use(recordingsRouter(deps.world, settings));
-  app.use(adminRouter(deps.world, deps.uptime ?? (() => process.uptime())));
+  // Routes sit on the app itself, not in nested routers: each router level costs every request.
+  mountCalls(app, deps.world, settings);
+  mountRecordings(app, deps.world, settings);
+  mountAdmin(app, deps.world, deps.uptime ?? (() => process.uptime()));
   app.use(notFound);
   app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));
 

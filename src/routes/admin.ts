@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Express } from 'express';
 import { routes } from '../format/uris';
 import type { World } from '../store/world';
 import { VERSION } from '../version';
@@ -16,9 +16,8 @@ function accountList(world: World) {
 }
 
 /** `/__admin`: WireMock's convention for a mock's control API. No auth, as a test harness. */
-export function adminRouter(world: World, startedAt: () => number): Router {
-  const router = Router({ caseSensitive: true, strict: true });
-  router.get(routes.adminHealth, (_req, res) => {
+export function mountAdmin(app: Express, world: World, startedAt: () => number): void {
+  app.get(routes.adminHealth, (_req, res) => {
     res.json({
       status: 'ok',
       version: VERSION,
@@ -27,17 +26,16 @@ export function adminRouter(world: World, startedAt: () => number): Router {
       uptime_s: Math.round(startedAt() * 10) / 10,
     });
   });
-  router.all(routes.adminHealth, methodNotAllowed('GET, HEAD'));
+  app.all(routes.adminHealth, methodNotAllowed('GET, HEAD'));
 
-  router.get(routes.adminAccounts, (_req, res) => {
+  app.get(routes.adminAccounts, (_req, res) => {
     res.json({ accounts: accountList(world) });
   });
-  router.all(routes.adminAccounts, methodNotAllowed('GET, HEAD'));
+  app.all(routes.adminAccounts, methodNotAllowed('GET, HEAD'));
 
-  router.post(routes.adminReset, (_req, res) => {
+  app.post(routes.adminReset, (_req, res) => {
     world.reset();
     res.json({ status: 'reset', seed: world.seed, accounts: accountList(world) });
   });
-  router.all(routes.adminReset, methodNotAllowed('POST'));
-  return router;
+  app.all(routes.adminReset, methodNotAllowed('POST'));
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Express } from 'express';
 import { requireAccount } from '../auth';
 import { callJson } from '../format/call';
 import { callsListUri, routes } from '../format/uris';
@@ -17,9 +17,7 @@ const calls: ListResource<CallSortAttribute, CallRecord> = {
 };
 
 /** `GET /call/2012-04-24/Accounts/{AccountSid}/Calls.json` (and without `.json`, by Accept). */
-export function callsRouter(world: World, settings: ListSettings): Router {
-  const router = Router({ caseSensitive: true, strict: true });
-  router.get(routes.calls, ...requireAccount(world), listHandler(calls, world, settings));
-  router.all(routes.calls, methodNotAllowed('GET, HEAD'));
-  return router;
+export function mountCalls(app: Express, world: World, settings: ListSettings): void {
+  app.get(routes.calls, ...requireAccount(world), listHandler(calls, world, settings));
+  app.all(routes.calls, methodNotAllowed('GET, HEAD'));
 }

@@ -8,7 +8,7 @@ import { pageWindow, type PagingProfile } from '../query/paging';
 import type { SortSpec } from '../query/sort';
 import type { Order } from '../store/order';
 import type { AccountStore, World } from '../store/world';
-import { sendPage, STREAM_THRESHOLD } from './send-page';
+import { sendBuilt, streamPage, STREAM_THRESHOLD } from './send-page';
 
 /** What the list routes need from the app's settings. */
 export interface ListSettings {
@@ -22,7 +22,7 @@ export interface ListSettings {
 export interface ListResource<A extends string, R extends { sid: string }> {
   key: ListKey;
   sortAttributes: readonly A[];
-  table(account: AccountStore): { count: number; get(i: number): R; order(sort: SortSpec<A> | null): Order };
+  table(account: AccountStore): { id: number; count: number; get(i: number): R; order(sort: SortSpec<A> | null): Order };
   listUri(accountSid: string): string;
   render(record: R, accountSid: string, settings: ListSettings): string;
 }
@@ -66,27 +66,22 @@ export function listHandler<A extends string, R extends { sid: string }>(
     if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
     const order = table.order(query.sort);
     const sid = account.profile.sid;
-    const lastSid = window.count > 0 ? table.get(order.at(window.offset + window.count - 1)).sid : undefined;
+    const lastSid = window.hasNext ? table.get(order.at(window.offset + window.count - 1)).sid : undefined;
     const { head, tail } = envelope(resource.key, window, resource.listUri(sid), lastSid);
     for (const w of query.warnings) res.append('X-Emulator-Warning', headerSafe(w));
-    const { cache } = settings;
     const render = (index: number) => resource.render(table.get(index), sid, settings);
     if (window.count > STREAM_THRESHOLD) {
       // A huge page would flush the caches for one reader: it is rendered and streamed as is.
-      await sendPage(res, head, tail, window.count, (k) => render(order.at(window.offset + k)));
+      await streamPage(res, head, tail, window.count, (k) => render(order.at(window.offset + k)));
       return;
     }
+    const { cache } = settings;
+    const items: Buffer[] = new Array<Buffer>(window.count);
+    for (let k = 0; k < window.count; k++) {
+      const index = order.at(window.offset + k);
+      items[k] = cache.item(table.id, index, () => render(index));
+    }
     const key = responseKey(req);
-    await sendPage(
-      res,
-      head,
-      tail,
-      window.count,
-      (k) => {
-        const index = order.at(window.offset + k);
-        return cache.item(`${resource.key}:${sid}:${index}`, () => render(index));
-      },
-      key === null ? undefined : (response) => cache.responses.set(key, response, response.body.length + key.length),
-    );
+    sendBuilt(res, head, tail, items, key === null ? undefined : (r) => cache.responses.set(key, r, r.body.length + key.length));
   };
 }

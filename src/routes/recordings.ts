@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Express } from 'express';
 import { requireAccount } from '../auth';
 import { recordingJson } from '../format/recording';
 import { recordingsListUri, routes } from '../format/uris';
@@ -17,9 +17,7 @@ const recordings: ListResource<RecordingSortAttribute, RecordingRecord> = {
 };
 
 /** `GET /call/2012-04-24/Accounts/{AccountSid}/Recordings.json` (and without `.json`, by Accept). */
-export function recordingsRouter(world: World, settings: ListSettings): Router {
-  const router = Router({ caseSensitive: true, strict: true });
-  router.get(routes.recordings, ...requireAccount(world), listHandler(recordings, world, settings));
-  router.all(routes.recordings, methodNotAllowed('GET, HEAD'));
-  return router;
+export function mountRecordings(app: Express, world: World, settings: ListSettings): void {
+  app.get(routes.recordings, ...requireAccount(world), listHandler(recordings, world, settings));
+  app.all(routes.recordings, methodNotAllowed('GET, HEAD'));
 }

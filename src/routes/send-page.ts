@@ -1,10 +1,11 @@
 import type { Response } from 'express';
 import type { CachedResponse } from '../cache/render-cache';
 
-/** Pages with more items than this are streamed instead of built as one string. */
+/** Pages with more items than this are streamed instead of built in memory. */
 export const STREAM_THRESHOLD = 1000;
 /** Items rendered per write while streaming. */
 const CHUNK_ITEMS = 256;
+const COMMA = Buffer.from(',');
 
 /** The response's headers as node's flat [name, value, …] list, repeated names kept. */
 function flatHeaders(res: Response): string[] {
@@ -13,6 +14,27 @@ function flatHeaders(res: Response): string[] {
     for (const v of Array.isArray(value) ? value : [value]) flat.push(name, String(v));
   }
   return flat;
+}
+
+/**
+ * Sends a page built in memory: `head`, the items separated by commas, `tail`, as one buffer
+ * with a Content-Length. Items come as rendered buffers (from the item cache), so the body is one
+ * copy of their bytes, with no string joining or re-encoding. The response goes to `keep`, for
+ * the response cache.
+ */
+export function sendBuilt(res: Response, head: string, tail: string, items: readonly Buffer[], keep?: (response: CachedResponse) => void): void {
+  const parts: Buffer[] = [Buffer.from(head)];
+  for (let k = 0; k < items.length; k++) {
+    if (k > 0) parts.push(COMMA);
+    parts.push(items[k] as Buffer);
+  }
+  parts.push(Buffer.from(tail));
+  const body = Buffer.concat(parts);
+  res.status(200);
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', body.length);
+  keep?.({ headers: flatHeaders(res), body });
+  res.end(body);
 }
 
 /** Resolves when the socket wants more, or is gone; leaves no listener behind. */
@@ -29,30 +51,13 @@ function drainOrClose(res: Response): Promise<void> {
 }
 
 /**
- * Writes a list body: `head`, the items separated by commas, `tail`. A small page is sent as one
- * buffer with a Content-Length, and handed to `keep` for the response cache. A large one (production has no maximum PageSize, and its own
- * console asks for 99999999) is rendered and written in chunks, waiting for `drain` whenever the
- * socket is full, so memory stays flat and a slow reader slows the writer down.
+ * Streams a large page (production has no maximum PageSize, and its own console asks for
+ * 99999999): items are rendered and written in chunks, waiting for `drain` whenever the socket is
+ * full, so memory stays flat and a slow reader slows the writer down. A client that leaves stops it.
  */
-export async function sendPage(
-  res: Response,
-  head: string,
-  tail: string,
-  count: number,
-  renderItem: (k: number) => string,
-  keep?: (response: CachedResponse) => void,
-): Promise<void> {
+export async function streamPage(res: Response, head: string, tail: string, count: number, renderItem: (k: number) => string): Promise<void> {
   res.status(200);
   res.setHeader('Content-Type', 'application/json');
-  if (count <= STREAM_THRESHOLD) {
-    const items: string[] = new Array<string>(count);
-    for (let k = 0; k < count; k++) items[k] = renderItem(k);
-    const body = Buffer.from(head + items.join(',') + tail);
-    res.setHeader('Content-Length', body.length);
-    keep?.({ headers: flatHeaders(res), body });
-    res.end(body);
-    return;
-  }
   if (res.req.method === 'HEAD') {
     res.end();
     return;

@@ -5,6 +5,7 @@ import type { CallSortAttribute, SortSpec } from '../query/sort';
 import {
   countingSortPermutation,
   indexOrder,
+  newTableId,
   permutationOrder,
   rankStrings,
   reverseIndexOrder,
@@ -34,6 +35,8 @@ const STATUS_RANK = enumRanks(CALL_STATUSES);
 export class CallTable {
   private columns: Record<SortedAttribute, Column> | null = null;
   private readonly orders = new Map<string, Uint32Array>();
+  /** Unique in the process, for caches keyed by table. */
+  readonly id = newTableId();
 
   constructor(
     private readonly world: WorldContext,

@@ -73,3 +73,10 @@ function rank<T>(values: readonly T[], distinct: readonly T[]): Ranked {
   for (let i = 0; i < values.length; i++) ranks[i] = rankOf.get(values[i] as T) as number;
   return { ranks, maxRank: Math.max(0, distinct.length - 1) };
 }
+
+let lastTableId = 0;
+
+/** A number no other table of this process has: the render cache keys items by it. */
+export function newTableId(): number {
+  return ++lastTableId;
+}

@@ -4,6 +4,7 @@ import type { RecordingSortAttribute, SortSpec } from '../query/sort';
 import {
   countingSortPermutation,
   indexOrder,
+  newTableId,
   permutationOrder,
   rankNumbers,
   rankStrings,
@@ -16,6 +17,8 @@ import {
 export class RecordingTable {
   private columns: Record<'Duration' | 'CallSid', Ranked> | null = null;
   private readonly orders = new Map<string, Uint32Array>();
+  /** Unique in the process, for caches keyed by table. */
+  readonly id = newTableId();
 
   constructor(
     private readonly world: WorldContext,

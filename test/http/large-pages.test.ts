@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { STREAM_THRESHOLD, sendPage } from '../../src/routes/send-page';
+import { STREAM_THRESHOLD, streamPage } from '../../src/routes/send-page';
 import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 const { app, world } = makeEmulator({
@@ -39,7 +39,7 @@ describe('pages larger than the streaming threshold', () => {
     let finished = false;
     const slowApp = express();
     slowApp.get('/', async (_req, res) => {
-      await sendPage(res, '{"items":[', ']}', ITEMS, () => {
+      await streamPage(res, '{"items":[', ']}', ITEMS, () => {
         rendered++;
         return `"${'x'.repeat(1000)}"`;
       });

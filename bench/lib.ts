@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { resolve } from 'node:path';
+
+/** The repository root (this file runs from bench/.build/). */
+export const ROOT = resolve(__dirname, '..', '..');
+export const CLI = resolve(ROOT, 'dist', 'cli.js');
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length === 0 ? NaN : s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+export function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number);
+}
+
+/** Resident set size of a process, in MB, from /proc (Linux). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+export interface Child {
+  proc: ChildProcess;
+  pid: number;
+  url: string;
+  /** Milliseconds from spawn to the start-up line. */
+  readyMs: number;
+  /** The `Try:` line's token and URL (emulator only). */
+  tryToken?: string;
+  tryUrl?: string;
+  stop(): Promise<void>;
+}
+
+/** Spawns a server and resolves when it prints `listening on URL` (and `Try:` for the emulator). */
+export function spawnServer(args: string[], needTry: boolean): Promise<Child> {
+  const t0 = process.hrtime.bigint();
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  return new Promise((resolveChild, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start-up line from ${args.join(' ')}`)), 30_000);
+    proc.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const tryLine = /Try: curl -u (\S+): (\S+)/.exec(out);
+      if (url === undefined || (needTry && tryLine === null)) return;
+      clearTimeout(timer);
+      const child: Child = {
+        proc,
+        pid: proc.pid as number,
+        url,
+        readyMs: Number(process.hrtime.bigint() - t0) / 1e6,
+        stop: () =>
+          new Promise<void>((done) => {
+            proc.removeAllListeners('exit');
+            if (proc.exitCode !== null) return done();
+            proc.once('exit', () => done());
+            proc.kill('SIGTERM');
+          }),
+      };
+      if (tryLine !== null) {
+        child.tryToken = tryLine[1] as string;
+        child.tryUrl = tryLine[2] as string;
+      }
+      resolveChild(child);
+    });
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+export interface Timed {
+  status: number;
+  bytes: number;
+  ms: number;
+}
+
+/** One GET over a keep-alive connection, timed from send to last byte. */
+export function timedGet(url: string, token?: string): Promise<Timed> {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers['authorization'] = basic(token);
+  const t0 = process.hrtime.bigint();
+  return new Promise((done, fail) => {
+    http
+      .get(url, { agent, headers }, (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () => done({ status: res.statusCode ?? 0, bytes, ms: Number(process.hrtime.bigint() - t0) / 1e6 }));
+      })
+      .on('error', fail);
+  });
+}
+
+export function basic(token: string): string {
+  return `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+}
+
+export interface AdminAccount {
+  sid: string;
+  token: string;
+  friendly_name: string;
+  calls: number;
+  recordings: number;
+}
+
+export async function accountsOf(url: string): Promise<AdminAccount[]> {
+  const res = await fetch(`${url}/__admin/accounts`);
+  return ((await res.json()) as { accounts: AdminAccount[] }).accounts;
+}
+
+export function callsUrl(base: string, sid: string, query = ''): string {
+  return `${base}/call/2012-04-24/Accounts/${sid}/Calls.json${query}`;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

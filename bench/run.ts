@@ -1,0 +1,311 @@
+import http from 'node:http';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import seedrandom from 'seedrandom';
+import {
+  accountsOf,
+  basic,
+  callsUrl,
+  CLI,
+  median,
+  percentile,
+  ROOT,
+  rssMb,
+  sleep,
+  spawnServer,
+  timedGet,
+  type AdminAccount,
+  type Child,
+} from './lib';
+import { renderMarkdown, renderSvg, type Row } from './report';
+
+/**
+ * `npm run bench [-- --smoke]`: the emulator against a bare node:http server writing the same
+ * bytes, in alternating rounds, plus the scale runs. Loopback only; every process it starts is
+ * stopped before it exits. `--smoke` runs the same code with short rounds and smaller accounts.
+ */
+const smoke = process.argv.includes('--smoke');
+const ROUND_S = smoke ? 1 : 6;
+const ROUNDS = smoke ? 1 : 3;
+const CONNECTIONS = 32;
+const BIG = smoke ? 100_000 : 1_000_000;
+const HUGE = smoke ? 1_000_000 : 10_000_000;
+const LATENCY_SAMPLES = smoke ? 40 : 400;
+const STARTS = smoke ? 2 : 5;
+const OUT = resolve(ROOT, 'bench', 'results', smoke ? 'smoke' : '');
+const PUBLIC = ['--public-url', 'http://bench.test'];
+
+const rows: Row[] = [];
+const children: Child[] = [];
+const scratch = mkdtempSync(join(tmpdir(), 'callrec-bench-'));
+
+function log(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+async function emulator(args: string[]): Promise<Child> {
+  const child = await spawnServer([CLI, '--port', '0', ...PUBLIC, ...args], true);
+  children.push(child);
+  return child;
+}
+
+function fixture(name: string, accounts: unknown[]): string {
+  const file = join(scratch, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ accounts }));
+  return file;
+}
+
+const DEFAULT_ACCOUNTS = (JSON.parse(readFileSync(resolve(ROOT, 'fixtures', 'default.json'), 'utf8')) as { accounts: unknown[] }).accounts;
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, setup?: (req: { path: string; headers: Record<string, string> }) => void, headers: Record<string, string> = {}): Promise<Load> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: ROUND_S,
+    headers,
+    ...(setup === undefined
+      ? {}
+      : {
+          requests: [
+            {
+              setupRequest: (req: autocannon.Request) => {
+                const r = req as unknown as { path: string; headers: Record<string, string> };
+                setup(r);
+                return req;
+              },
+            },
+          ],
+        }),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+/** Alternating rounds of the baseline and the emulator; medians per side. */
+async function duel(name: string, run: (target: 'baseline' | 'emulator') => Promise<Load>, target: number, em: Child): Promise<void> {
+  const sides: Record<'baseline' | 'emulator', Load[]> = { baseline: [], emulator: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    const order: ('baseline' | 'emulator')[] = r % 2 === 0 ? ['baseline', 'emulator'] : ['emulator', 'baseline'];
+    for (const side of order) sides[side].push(await run(side));
+  }
+  const pick = (side: 'baseline' | 'emulator', k: keyof Load) => median(sides[side].map((x) => x[k]));
+  const ratio = pick('emulator', 'rps') / pick('baseline', 'rps');
+  const errors = sides.emulator.reduce((n, x) => n + x.errors, 0);
+  log(`${name}: emulator ${pick('emulator', 'rps').toFixed(0)} req/s, baseline ${pick('baseline', 'rps').toFixed(0)} req/s, ratio ${ratio.toFixed(2)}, errors ${errors}`);
+  rows.push({
+    group: 'throughput',
+    scenario: name,
+    emulator: `${pick('emulator', 'rps').toFixed(0)} req/s (p50 ${pick('emulator', 'p50')} ms, p99 ${pick('emulator', 'p99')} ms)`,
+    baseline: `${pick('baseline', 'rps').toFixed(0)} req/s (p50 ${pick('baseline', 'p50')} ms, p99 ${pick('baseline', 'p99')} ms)`,
+    value: ratio,
+    target: `ratio >= ${target}`,
+    met: ratio >= target && errors === 0,
+    chart: { emulator: pick('emulator', 'rps'), baseline: pick('baseline', 'rps') },
+    rssMb: rssMb(em.pid),
+  });
+}
+
+async function throughput(): Promise<void> {
+  const em = await emulator([]);
+  const accounts = await accountsOf(em.url);
+  const main = accounts.find((a) => a.calls === 448) as AdminAccount;
+  const hotUrl = callsUrl(em.url, main.sid);
+  const hot = await timedGet(hotUrl, main.token);
+  const bodyFile = join(scratch, 'hot-page.json');
+  writeFileSync(bodyFile, Buffer.from(await (await fetch(hotUrl, { headers: { authorization: basic(main.token) } })).arrayBuffer()));
+  log(`hot page: ${hot.bytes} bytes`);
+  const baseline = await spawnServer([resolve(__dirname, 'baseline-server.js'), bodyFile], false);
+  children.push(baseline);
+  const auth = { authorization: basic(main.token) };
+
+  await duel(
+    `hot page (the same ${(hot.bytes / 1024).toFixed(0)} KB page of 50 calls)`,
+    (side) => load(side === 'baseline' ? baseline.url : hotUrl, undefined, auth),
+    0.6,
+    em,
+  );
+
+  // A seeded stream of random requests, so that every run asks the same things.
+  const rng = seedrandom.alea('bench-cold');
+  const sorts = ['', ...['DateCreated', 'From', 'To', 'Direction', 'Status', 'Duration', 'Price'].flatMap((a) => [`&SortBy=${a}:asc`, `&SortBy=${a}:desc`])];
+  const randomRequest = (req: { path: string; headers: Record<string, string> }) => {
+    const a = accounts[Math.floor(rng() * accounts.length)] as AdminAccount;
+    const size = 10 + Math.floor(rng() * 91);
+    const page = Math.floor(rng() * (Math.floor(a.calls / size) + 1));
+    req.path = `/call/2012-04-24/Accounts/${a.sid}/Calls.json?Page=${page}&PageSize=${size}${sorts[Math.floor(rng() * sorts.length)]}`;
+    req.headers = { ...req.headers, authorization: basic(a.token) };
+  };
+  await duel(
+    'cold pages (random account, page, PageSize 10-100 and SortBy per request)',
+    (side) => load(side === 'baseline' ? baseline.url : em.url, randomRequest),
+    0.25,
+    em,
+  );
+  await baseline.stop();
+  await em.stop();
+}
+
+/** Spawn to the first 200 of the printed curl URL. */
+async function startup(name: string, args: string[], targetMs: number): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const t0 = process.hrtime.bigint();
+    const em = await emulator(args);
+    const res = await timedGet(em.tryUrl as string, em.tryToken);
+    if (res.status !== 200) throw new Error(`start-up probe got ${res.status}`);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    await em.stop();
+  }
+  const ms = median(times);
+  log(`${name}: ${ms.toFixed(0)} ms`);
+  rows.push({ group: 'scale', scenario: name, emulator: `${ms.toFixed(0)} ms`, value: ms, target: `< ${targetMs} ms`, met: ms < targetMs });
+}
+
+/** Median latency of distinct random pages (an ignored parameter keeps each URL new). */
+async function pageLatency(base: string, a: AdminAccount, query: string, samples: number, seed: string): Promise<{ p50: number; p99: number }> {
+  const rng = seedrandom.alea(seed);
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const page = Math.floor(rng() * Math.floor(a.calls / 10));
+    const res = await timedGet(callsUrl(base, a.sid, `?Page=${page}&PageSize=10${query}&probe=${i}`), a.token);
+    if (res.status !== 200) throw new Error(`latency probe got ${res.status}`);
+    times.push(res.ms);
+  }
+  return { p50: median(times), p99: percentile(times, 99) };
+}
+
+async function scale(): Promise<void> {
+  await startup('start-up, default data (spawn to first 200)', [], 300);
+  const hugeFixture = fixture('huge', [{ friendly_name: 'Huge', calls: HUGE, recordings: 0 }, ...DEFAULT_ACCOUNTS]);
+  await startup(`start-up, with a ${HUGE.toLocaleString('en-US')}-call account`, ['--fixtures', hugeFixture], 1000);
+
+  const sizes = fixture('sizes', [
+    { friendly_name: 'Small', calls: 1000, recordings: 0 },
+    { friendly_name: 'Big', calls: BIG, recordings: 0 },
+    { friendly_name: 'Huge', calls: HUGE, recordings: 0 },
+  ]);
+  const em = await emulator(['--fixtures', sizes]);
+  const [small, big, huge] = (await accountsOf(em.url)) as [AdminAccount, AdminAccount, AdminAccount];
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const base = await pageLatency(em.url, small, '', LATENCY_SAMPLES, 'l1');
+  rows.push({ group: 'latency', scenario: `page latency, ${fmt(1000)} calls, default order`, emulator: `p50 ${base.p50.toFixed(2)} ms, p99 ${base.p99.toFixed(2)} ms`, value: base.p50, target: 'reference', met: true, chart: { emulator: base.p50 } });
+  for (const [label, query] of [['default order', ''], ['DateCreated:asc', '&SortBy=DateCreated:asc']] as const) {
+    const l = await pageLatency(em.url, huge, query, LATENCY_SAMPLES, `l-${label}`);
+    const ratio = l.p50 / base.p50;
+    log(`10M ${label}: p50 ${l.p50.toFixed(2)} ms, ratio ${ratio.toFixed(2)}`);
+    rows.push({ group: 'latency', scenario: `page latency, ${fmt(HUGE)} calls, ${label}`, emulator: `p50 ${l.p50.toFixed(2)} ms, p99 ${l.p99.toFixed(2)} ms`, value: ratio, target: 'ratio to 1,000 calls <= 1.5', met: ratio <= 1.5, chart: { emulator: l.p50 } });
+  }
+
+  // The first sorted page of a big account builds its sort columns and the order.
+  const first = await timedGet(callsUrl(em.url, big.sid, '?SortBy=From:asc'), big.token);
+  log(`first From:asc page of ${fmt(BIG)}: ${first.ms.toFixed(0)} ms`);
+  rows.push({ group: 'scale', scenario: `first page sorted by From, ${fmt(BIG)} calls`, emulator: `${first.ms.toFixed(0)} ms`, value: first.ms, target: '< 3000 ms', met: first.ms < 3000 });
+  await timedGet(callsUrl(em.url, small.sid, '?SortBy=From:asc'), small.token);
+  const smallSorted = await pageLatency(em.url, small, '&SortBy=From:asc', LATENCY_SAMPLES, 's1');
+  const bigSorted = await pageLatency(em.url, big, '&SortBy=From:asc', LATENCY_SAMPLES, 's2');
+  const sortedRatio = bigSorted.p50 / smallSorted.p50;
+  rows.push({ group: 'latency', scenario: `later pages sorted by From, ${fmt(BIG)} calls`, emulator: `p50 ${bigSorted.p50.toFixed(2)} ms (1,000 calls: ${smallSorted.p50.toFixed(2)} ms)`, value: sortedRatio, target: 'ratio to 1,000 calls <= 1.5', met: sortedRatio <= 1.5, chart: { emulator: bigSorted.p50 } });
+
+  const t0 = process.hrtime.bigint();
+  for (const attr of ['From', 'To', 'Direction', 'Status', 'Duration', 'Price', 'DateCreated']) {
+    for (const dir of ['asc', 'desc']) await timedGet(callsUrl(em.url, big.sid, `?SortBy=${attr}:${dir}`), big.token);
+  }
+  const allOrdersMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const rss = rssMb(em.pid);
+  log(`all orders of ${fmt(BIG)}: RSS ${rss.toFixed(0)} MB`);
+  rows.push({ group: 'scale', scenario: `RSS with all seven call orders (both directions) of ${fmt(BIG)} calls built`, emulator: `${rss.toFixed(0)} MB (the other 13 orders took ${allOrdersMs.toFixed(0)} ms)`, value: rss, target: '< 512 MB', met: rss < 512 });
+  await em.stop();
+  await streaming(sizes);
+}
+
+/** The whole list in one page, fast and then slowly read; RSS sampled while it streams. */
+async function streaming(sizes: string): Promise<void> {
+  const em = await emulator(['--fixtures', sizes]);
+  const big = (await accountsOf(em.url))[1] as AdminAccount;
+  await timedGet(callsUrl(em.url, big.sid, '?PageSize=10'), big.token);
+  await sleep(200);
+  const before = rssMb(em.pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(em.pid))), 25);
+  const whole = await timedGet(callsUrl(em.url, big.sid, '?PageSize=99999999'), big.token);
+  clearInterval(sampler);
+  const growth = peak - before;
+  log(`stream ${BIG}: ${(whole.bytes / 1e6).toFixed(0)} MB in ${whole.ms.toFixed(0)} ms, RSS +${growth.toFixed(0)} MB`);
+  rows.push({ group: 'scale', scenario: `PageSize=99999999 on ${BIG.toLocaleString('en-US')} calls, streamed`, emulator: `${(whole.bytes / 1e6).toFixed(0)} MB in ${(whole.ms / 1000).toFixed(1)} s (${(whole.bytes / 1e6 / (whole.ms / 1000)).toFixed(0)} MB/s), RSS +${growth.toFixed(0)} MB`, value: growth, target: 'RSS growth < 100 MB', met: growth < 100 && whole.status === 200 });
+
+  // A slow reader: 64 KB every 50 ms for two seconds, then it hangs up.
+  const slowBefore = rssMb(em.pid);
+  let slowPeak = slowBefore;
+  let read = 0;
+  await new Promise<void>((done) => {
+    const req = http.get(callsUrl(em.url, big.sid, '?PageSize=99999999&slow=1'), { headers: { authorization: basic(big.token) } }, (res) => {
+      res.pause();
+      const tick = setInterval(() => {
+        let chunk: Buffer | null;
+        let budget = 64 * 1024;
+        while (budget > 0 && (chunk = res.read() as Buffer | null) !== null) {
+          read += chunk.length;
+          budget -= chunk.length;
+        }
+        slowPeak = Math.max(slowPeak, rssMb(em.pid));
+      }, 50);
+      setTimeout(() => {
+        clearInterval(tick);
+        req.destroy();
+        done();
+      }, 2000);
+    });
+    req.on('error', () => undefined);
+  });
+  const slowGrowth = slowPeak - slowBefore;
+  log(`slow reader: read ${(read / 1e6).toFixed(1)} MB in 2 s, RSS +${slowGrowth.toFixed(0)} MB`);
+  rows.push({ group: 'scale', scenario: 'the same, read slowly (64 KB per 50 ms for 2 s)', emulator: `client read ${(read / 1e6).toFixed(1)} MB of ${(whole.bytes / 1e6).toFixed(0)} MB; RSS +${slowGrowth.toFixed(0)} MB`, value: slowGrowth, target: 'backpressure: RSS growth < 100 MB', met: slowGrowth < 100 });
+  await em.stop();
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  try {
+    await throughput();
+    await scale();
+  } finally {
+    await Promise.all(children.map((c) => c.stop()));
+  }
+  const meta = {
+    date: new Date().toISOString(),
+    mode: smoke ? 'smoke' : 'full',
+    node: process.version,
+    cpus: `${require('node:os').cpus().length} × ${require('node:os').cpus()[0]?.model ?? '?'}`,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+  mkdirSync(OUT, { recursive: true });
+  const md = renderMarkdown(rows, meta);
+  writeFileSync(join(OUT, 'latest.md'), md);
+  writeFileSync(join(OUT, 'latest.svg'), renderSvg(rows));
+  writeFileSync(join(OUT, 'latest.json'), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
+  if (!smoke) {
+    const doc = resolve(ROOT, 'BENCHMARKS.md');
+    const text = readFileSync(doc, 'utf8');
+    const marked = /<!-- results:start -->[\s\S]*<!-- results:end -->/;
+    if (marked.test(text)) writeFileSync(doc, text.replace(marked, `<!-- results:start -->\n${md}\n<!-- results:end -->`));
+  }
+  process.stdout.write(md);
+}
+
+main().catch((err: unknown) => {
+  log(`bench failed: ${(err as Error).stack ?? String(err)}`);
+  process.exitCode = 1;
+});
