@@ -25,6 +25,14 @@ export function rssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** CPU time a process has used (user + system), in ms, from /proc (Linux; 100 ticks a second). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export interface Child {
   proc: ChildProcess;
   pid: number;

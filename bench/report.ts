@@ -8,8 +8,8 @@ export interface Row {
   value: number;
   target: string;
   met: boolean;
-  /** Numbers for the chart: req/s for throughput rows, p50 ms for latency rows. */
-  chart?: { emulator: number; baseline?: number };
+  /** Numbers for the chart: req/s for throughput rows, p50 ms for latency rows; a short label. */
+  chart?: { label: string; emulator: number; baseline?: number };
   rssMb?: number;
 }
 
@@ -46,43 +46,44 @@ function escape(text: string): string {
 
 /** Two bar charts side by side: req/s by scenario (emulator and baseline), p50 ms by account size. */
 export function renderSvg(rows: readonly Row[]): string {
-  const width = 900;
-  const height = 360;
-  const panel = (x0: number, title: string, bars: { label: string; value: number; color: string }[], unit: string) => {
+  const width = 960;
+  const height = 340;
+  const plotTop = 60;
+  const plotH = 240;
+  const panel = (x0: number, title: string, note: string, bars: { label: string; value: number; color: string }[]) => {
     const max = Math.max(1, ...bars.map((b) => b.value));
-    const plotH = 240;
-    const barW = Math.min(60, 380 / Math.max(1, bars.length) - 10);
-    const parts = [`<text x="${x0 + 200}" y="24" text-anchor="middle" font-size="15" font-weight="bold">${escape(title)}</text>`];
+    const barW = 70;
+    const parts = [
+      `<text x="${x0 + 220}" y="24" text-anchor="middle" font-size="15" font-weight="bold">${escape(title)}</text>`,
+      `<text x="${x0 + 220}" y="42" text-anchor="middle" font-size="11" fill="#555">${escape(note)}</text>`,
+      `<line x1="${x0 + 20}" y1="${plotTop + plotH}" x2="${x0 + 440}" y2="${plotTop + plotH}" stroke="#999"/>`,
+    ];
     bars.forEach((b, i) => {
       const h = (b.value / max) * plotH;
-      const x = x0 + 20 + i * (barW + 10);
-      const y = 40 + plotH - h;
+      const x = x0 + 30 + i * (barW + 30);
+      const y = plotTop + plotH - h;
       parts.push(`<rect x="${x}" y="${y}" width="${barW}" height="${h}" fill="${b.color}"/>`);
       parts.push(`<text x="${x + barW / 2}" y="${y - 4}" text-anchor="middle" font-size="11">${fmt(b.value)}</text>`);
-      parts.push(
-        `<text x="${x + barW / 2}" y="${40 + plotH + 14}" text-anchor="end" font-size="10" transform="rotate(-30 ${x + barW / 2} ${40 + plotH + 14})">${escape(b.label)}</text>`,
-      );
+      b.label.split('\n').forEach((line, k) => {
+        parts.push(`<text x="${x + barW / 2}" y="${plotTop + plotH + 16 + 13 * k}" text-anchor="middle" font-size="11">${escape(line)}</text>`);
+      });
     });
-    parts.push(`<text x="${x0 + 10}" y="${40 + plotH + 60}" font-size="11" fill="#555">${escape(unit)}</text>`);
     return parts.join('\n');
   };
   const throughputBars = rows
     .filter((r) => r.group === 'throughput' && r.chart !== undefined)
-    .flatMap((r) => {
-      const name = r.scenario.split(' (')[0] as string;
-      return [
-        { label: `${name}: emulator`, value: r.chart?.emulator ?? 0, color: '#2b6cb0' },
-        { label: `${name}: baseline`, value: r.chart?.baseline ?? 0, color: '#a0aec0' },
-      ];
-    });
+    .flatMap((r) => [
+      { label: `${r.chart?.label}\nemulator`, value: r.chart?.emulator ?? 0, color: '#2b6cb0' },
+      { label: `${r.chart?.label}\nbaseline`, value: r.chart?.baseline ?? 0, color: '#a0aec0' },
+    ]);
   const latencyBars = rows
     .filter((r) => r.group === 'latency' && r.chart !== undefined)
-    .map((r) => ({ label: r.scenario.replace('page latency, ', '').replace('later pages sorted by From, ', 'sorted, '), value: r.chart?.emulator ?? 0, color: '#2f855a' }));
+    .map((r) => ({ label: r.chart?.label ?? '', value: r.chart?.emulator ?? 0, color: '#2f855a' }));
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
-    panel(0, 'Throughput (req/s, 32 connections)', throughputBars, 'higher is better'),
-    panel(460, 'Page latency by account size (p50 ms)', latencyBars, 'flat is the goal: no work grows with the account'),
+    panel(0, 'Throughput (req/s, 32 connections)', 'higher is better; baseline = bare node:http, same bytes', throughputBars),
+    panel(490, 'Page latency by account size (p50 ms)', 'flat is the goal: no work grows with the account', latencyBars),
     '</svg>',
     '',
   ].join('\n');

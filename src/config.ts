@@ -23,6 +23,8 @@ export interface Config {
   clockMs: number;
   /** PageSize above this gets a 400; null means no maximum, as in production. */
   maxPageSize: number | null;
+  /** Budget of the rendered-bytes caches, MB: a third for items, the rest for responses. */
+  cacheMb: number;
 }
 
 /** A bad option value; startup stops with this message and exit code 2. */
@@ -38,7 +40,7 @@ export const DEFAULT_SEED = 'callrec';
 export const DEFAULT_CLOCK = '2025-06-01T12:00:00Z';
 const INT_MAX = 2147483647;
 
-type OptionName = 'port' | 'host' | 'seed' | 'fixtures' | 'paging' | 'public-url' | 'clock' | 'max-page-size';
+type OptionName = 'port' | 'host' | 'seed' | 'fixtures' | 'paging' | 'public-url' | 'clock' | 'max-page-size' | 'cache-mb';
 
 interface OptionDoc {
   name: OptionName;
@@ -58,6 +60,7 @@ export const OPTIONS: readonly OptionDoc[] = [
   { name: 'public-url', env: 'CALLREC_PUBLIC_URL', value: 'URL', default: 'the listening URL', help: 'base URL of recording file_uri values' },
   { name: 'clock', env: 'CALLREC_CLOCK', value: 'ISO8601', default: DEFAULT_CLOCK, help: 'reference instant; calls lie in the weeks before it' },
   { name: 'max-page-size', env: 'CALLREC_MAX_PAGE_SIZE', value: 'N', default: 'none', help: 'largest PageSize accepted; larger gets 400' },
+  { name: 'cache-mb', env: 'CALLREC_CACHE_MB', value: 'N', default: '96', help: 'memory for rendered pages and items, MB; 0 turns caching off' },
 ];
 
 export function helpText(): string {
@@ -175,6 +178,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const publicUrl = pick('public-url');
   const clock = pick('clock');
   const maxPageSize = pick('max-page-size');
+  const cacheMb = pick('cache-mb');
 
   const config: Config = {
     port: port === undefined ? 8080 : intIn(port.label, port.raw, 0, 65535),
@@ -186,6 +190,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     publicUrl: publicUrl === undefined ? null : parsePublicUrl(publicUrl.label, publicUrl.raw),
     clockMs: clock === undefined ? parseClock('default clock', DEFAULT_CLOCK) : parseClock(clock.label, clock.raw),
     maxPageSize: maxPageSize === undefined ? null : intIn(maxPageSize.label, maxPageSize.raw, 1, INT_MAX),
+    cacheMb: cacheMb === undefined ? 96 : intIn(cacheMb.label, cacheMb.raw, 0, 65536),
   };
   return { kind: 'config', config: Object.freeze(config) };
 }

@@ -44,6 +44,7 @@ export async function startEmulator(config: Readonly<Config>): Promise<RunningEm
     paging: config.paging,
     maxPageSize: config.maxPageSize,
     publicUrl,
+    cache: { itemBytes: (config.cacheMb * 2 ** 20) / 3, responseBytes: (config.cacheMb * 2 ** 20 * 2) / 3 },
     uptime: () => process.uptime() - started,
   });
   server.on('request', app);

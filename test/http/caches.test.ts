@@ -112,4 +112,13 @@ describe('rendered-bytes caches', () => {
     expect(small.app.cache.items.bytes).toBeLessThanOrEqual(8_000);
     expect(small.app.cache.responses.size).toBeGreaterThan(0);
   });
+
+  test('budgets of 0 (--cache-mb 0) keep nothing and change no answer', async () => {
+    const none = makeEmulator({ accounts, cache: { itemBytes: 0, responseBytes: 0 } });
+    const sample = reqs.slice(0, 40);
+    expect(await bodies(none, sample)).toEqual(await bodies(warm, sample));
+    expect(await bodies(none, sample)).toEqual(await bodies(warm, sample));
+    expect([none.app.cache.items.size, none.app.cache.responses.size]).toEqual([0, 0]);
+    expect(none.app.cache.responses.hits).toBe(0);
+  });
 });

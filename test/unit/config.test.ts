@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       publicUrl: null,
       clockMs: Date.parse(DEFAULT_CLOCK),
       maxPageSize: null,
+      cacheMb: 96,
     });
     expect(c.accounts.length).toBeGreaterThanOrEqual(4);
     expect(Object.isFrozen(c)).toBe(true);
@@ -50,10 +51,11 @@ describe('loadConfig', () => {
       'public-url': ['https://emu.test/x/', 'https://emu.test/x'],
       clock: ['2020-01-02T03:04:05Z', Date.UTC(2020, 0, 2, 3, 4, 5)],
       'max-page-size': ['500', 500],
+      'cache-mb': ['0', 0],
     };
     const field: Record<string, keyof Config> = {
       port: 'port', host: 'host', seed: 'seed', fixtures: 'fixturesPath', paging: 'paging',
-      'public-url': 'publicUrl', clock: 'clockMs', 'max-page-size': 'maxPageSize',
+      'public-url': 'publicUrl', clock: 'clockMs', 'max-page-size': 'maxPageSize', 'cache-mb': 'cacheMb',
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;
@@ -67,6 +69,7 @@ describe('loadConfig', () => {
     [['--port', 'http'], '--port: must be an integer'],
     [['--paging', 'lazy'], '--paging: must be production or documented'],
     [['--max-page-size', '0'], '--max-page-size: must be an integer from 1'],
+    [['--cache-mb=-1'], '--cache-mb: must be an integer from 0 to 65536'],
     [['--public-url', 'ftp://x'], '--public-url: must be an http(s) URL'],
     [['--public-url', 'not a url'], '--public-url: must be an absolute http(s) URL'],
     [['--clock', '2020-01-01T00:00:00'], '--clock: must be an ISO 8601 instant with a zone'],
