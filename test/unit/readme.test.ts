@@ -16,6 +16,11 @@ describe('README stays true', () => {
     expect(readme).toContain(`\`${env}\``);
   });
 
+  test('the sample response is the golden body it claims to be', () => {
+    const golden = readFileSync(resolve(__dirname, '..', '..', 'fixtures', 'golden', 'calls-1.json'), 'utf8').trim();
+    expect(readme).toContain(`\`\`\`json\n${golden}\n\`\`\``);
+  });
+
   test.each(Object.entries(routes))('documents the %s route', (_name, pattern) => {
     const shown = pattern.replace(':accountSid', '{AccountSid}').replace('{.json}', '.json');
     expect(readme).toContain(shown);
