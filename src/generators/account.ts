@@ -1,3 +1,4 @@
+import { SidCodec } from '../random/sid-codec';
 import { Stream, StreamFamily } from '../random/stream';
 import { sipUser } from '../random/faker';
 
@@ -32,6 +33,11 @@ export interface AccountProfile {
     call: StreamFamily;
     recording: StreamFamily;
     recordingBlock: StreamFamily;
+  };
+  /** Seeded sids are made from indexes and read back (see SidCodec). */
+  sids: {
+    call: SidCodec;
+    recording: SidCodec;
   };
 }
 
@@ -81,5 +87,6 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     recording: new StreamFamily([seed, sid, 'recording']),
     recordingBlock: new StreamFamily([seed, sid, 'recording-block']),
   };
-  return { sid, token, friendlyName: spec.friendlyName, endpoints, timeScale, streams };
+  const sids = { call: new SidCodec([seed, sid, 'call-sid']), recording: new SidCodec([seed, sid, 'recording-sid']) };
+  return { sid, token, friendlyName: spec.friendlyName, endpoints, timeScale, streams, sids };
 }

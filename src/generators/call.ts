@@ -127,7 +127,7 @@ export function callSortFields(account: AccountProfile, i: number, layout?: Uint
 function drawCore(world: WorldContext, account: AccountProfile, i: number, s: Stream): CallCore {
   const { u, endpoint, fields } = drawHead(account, s, recordingsOnCall(account, i) > 0);
   const instanceId = s.pick(world.instanceIds);
-  const sid = `${instanceId}-CA${s.hex(32)}`;
+  const sid = `${instanceId}-CA${account.sids.call.encode(i)}`;
   const startSec = startFromDraw(world, account, i, u);
   const endMs = (startSec + fields.duration) * 1000 + s.int(0, 999);
   return {
@@ -149,6 +149,18 @@ function drawCore(world: WorldContext, account: AccountProfile, i: number, s: St
 /** Call `i` without its caller name (the costliest field), for recordings. */
 export function generateCallCore(world: WorldContext, account: AccountProfile, i: number): CallCore {
   return drawCore(world, account, i, account.streams.call.at(i));
+}
+
+/**
+ * The index of the seeded call with this sid, or undefined: the sid's hex digits decode to an
+ * index, and the call at that index must carry exactly this sid.
+ */
+export function seededCallIndex(world: WorldContext, account: AccountProfile, sid: string, count: number): number | undefined {
+  const m = /^(ID[0-9a-f]{32})-CA([0-9a-f]{32})$/.exec(sid);
+  if (m === null) return undefined;
+  const i = account.sids.call.decode(m[2] as string);
+  if (i === undefined || i >= count) return undefined;
+  return generateCallCore(world, account, i).sid === sid ? i : undefined;
 }
 
 /** Call `i` of the account: a pure function of (seed, account, index). */

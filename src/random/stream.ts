@@ -4,6 +4,11 @@ const TWO_POW_32 = 4294967296;
 /** Two hex digits per byte value: `toString(16)` is slow enough to show in a profile. */
 const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
+/** Eight lower-case hex digits of a 32-bit value. @example hex8(255) // '000000ff' */
+export function hex8(x: number): string {
+  return HEX_BYTE[(x >>> 24) & 255]! + HEX_BYTE[(x >>> 16) & 255]! + HEX_BYTE[(x >>> 8) & 255]! + HEX_BYTE[x & 255]!;
+}
+
 /** murmur3's finaliser: a bijection on 32-bit integers that mixes every bit into every other. */
 function mix32(x: number): number {
   let h = x >>> 0;
@@ -92,8 +97,7 @@ export class Stream {
   hex(n: number): string {
     let out = '';
     while (out.length < n) {
-      const x = this.prng.int32();
-      out += HEX_BYTE[(x >>> 24) & 255]! + HEX_BYTE[(x >>> 16) & 255]! + HEX_BYTE[(x >>> 8) & 255]! + HEX_BYTE[x & 255]!;
+      out += hex8(this.prng.int32());
     }
     return out.length === n ? out : out.slice(0, n);
   }
