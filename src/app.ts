@@ -51,7 +51,14 @@ export function createApp(deps: AppDeps): EmulatorApp {
   // Routes sit on the app itself, not in nested routers: each router level costs every request.
   mountCalls(app, deps.world, settings);
   mountRecordings(app, deps.world, settings);
-  mountAdmin(app, deps.world, deps.uptime ?? (() => process.uptime()));
+  mountAdmin(app, {
+    world: deps.world,
+    publicUrl: deps.publicUrl,
+    paging: deps.paging,
+    uptime: deps.uptime ?? (() => process.uptime()),
+    onReset: () => undefined,
+    health: () => ({}),
+  });
   app.use(notFound);
   app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));
 

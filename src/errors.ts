@@ -44,4 +44,12 @@ export const messages = {
   notAcceptable:
     'This path answers JSON only when the Accept header contains "json" (production answers XML here); use the .json path',
   internal: 'Internal error in the emulator',
+  badBody: (problem: string) => `The request body is not usable: ${problem}`,
+  badField: (field: string, problem: string) => `${field}: ${problem}`,
+  unknownField: (field: string, allowed: readonly string[]) => `${field}: unknown field (expected one of ${allowed.join(', ')})`,
+  derivedField: (field: string) => `${field}: derived by the emulator, cannot be set`,
+  noAccount: (sid: string) => `No account ${sid}`,
+  noCall: (accountSid: string, sid: string) => `No call ${sid} in account ${accountSid}`,
+  noRecording: (accountSid: string, sid: string) => `No recording ${sid} in account ${accountSid}`,
+  duplicateSid: (field: string, sid: string) => `${field}: ${sid} is already taken`,
 } as const;

@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { MOUNT } from '../format/uris';
 import { ByteLru } from './byte-lru';
 
-/** Indexes stay below 2^26 (accounts hold at most 50,000,000 records), so table·2^26 + index is exact. */
-const INDEX_SPAN = 2 ** 26;
+/** Record ids stay below 2^27 (seeded below 2^26, inserted from 2^26), so table·2^27 + id is exact. */
+const INDEX_SPAN = 2 ** 27;
 
 /** A whole response, ready to write again: the headers as node's flat [name, value, …] list. */
 export interface CachedResponse {

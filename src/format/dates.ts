@@ -83,3 +83,30 @@ export function javaDouble(x: number): string {
   const s = String(x);
   return Number.isInteger(x) ? `${s}.0` : s;
 }
+
+const RFC2822 = /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat), ([1-9]|[12][0-9]|3[01]) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) ([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]) ([+-])([01][0-9]|2[0-3])([0-5][0-9])$/;
+
+/**
+ * Reads a date in the `date_created` format back: the instant and the offset it was written in.
+ * Undefined unless the text is exactly what `rfc2822Date` writes (weekday included).
+ * @example parseRfc2822('Mon, 6 Jan 2014 08:51:07 +0900') // { sec: 1388965867, offsetMin: 540 }
+ */
+export function parseRfc2822(text: string): { sec: number; offsetMin: number } | undefined {
+  const m = RFC2822.exec(text);
+  if (m === null) return undefined;
+  const offsetMin = (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
+  const local = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3] as (typeof MONTHS)[number]), Number(m[2]), Number(m[5]), Number(m[6]), Number(m[7])) / 1000;
+  const sec = local - offsetMin * 60;
+  return rfc2822Date(sec, offsetMin) === text ? { sec, offsetMin } : undefined;
+}
+
+/**
+ * Reads a `start_time`/`end_time` value back, in milliseconds; undefined unless it is exactly
+ * what `isoMillis` writes.
+ * @example parseIsoMillis('2013-07-05T22:15:53.000Z') // 1373062553000
+ */
+export function parseIsoMillis(text: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) || isoMillis(ms) !== text ? undefined : ms;
+}

@@ -15,9 +15,27 @@ export const MOUNT = '/call';
 export const routes = {
   calls: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls{.json}`,
   recordings: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Recordings{.json}`,
-  adminHealth: '/__admin/health',
-  adminAccounts: '/__admin/accounts',
-  adminReset: '/__admin/reset',
+} as const;
+
+/** The admin API's route patterns, under WireMock's `/__admin`. */
+export const ADMIN = '/__admin';
+export const adminRoutes = {
+  health: `${ADMIN}/health`,
+  reset: `${ADMIN}/reset`,
+  seed: `${ADMIN}/seed`,
+  accounts: `${ADMIN}/accounts`,
+  account: `${ADMIN}/accounts/:sid`,
+  accountReset: `${ADMIN}/accounts/:sid/reset`,
+  calls: `${ADMIN}/accounts/:sid/calls`,
+  call: `${ADMIN}/accounts/:sid/calls/:callSid`,
+  recordings: `${ADMIN}/accounts/:sid/recordings`,
+  recording: `${ADMIN}/accounts/:sid/recordings/:recordingSid`,
+  state: `${ADMIN}/state`,
+  stateHash: `${ADMIN}/state/hash`,
+  requests: `${ADMIN}/requests`,
+  faults: `${ADMIN}/faults`,
+  fault: `${ADMIN}/faults/:id`,
+  providerStates: `${ADMIN}/provider-states`,
 } as const;
 
 /** @example accountPath('AC1') // '/2012-04-24/Accounts/AC1' */

@@ -33,6 +33,9 @@ export interface AccountProfile {
     call: StreamFamily;
     recording: StreamFamily;
     recordingBlock: StreamFamily;
+    /** Defaults of admin-inserted records, by insert number. */
+    insertedCall: StreamFamily;
+    insertedRecording: StreamFamily;
   };
   /** Seeded sids are made from indexes and read back (see SidCodec). */
   sids: {
@@ -86,6 +89,8 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     call: new StreamFamily([seed, sid, 'call']),
     recording: new StreamFamily([seed, sid, 'recording']),
     recordingBlock: new StreamFamily([seed, sid, 'recording-block']),
+    insertedCall: new StreamFamily([seed, sid, 'inserted-call']),
+    insertedRecording: new StreamFamily([seed, sid, 'inserted-recording']),
   };
   const sids = { call: new SidCodec([seed, sid, 'call-sid']), recording: new SidCodec([seed, sid, 'recording-sid']) };
   return { sid, token, friendlyName: spec.friendlyName, endpoints, timeScale, streams, sids };

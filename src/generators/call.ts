@@ -128,7 +128,10 @@ function drawCore(world: WorldContext, account: AccountProfile, i: number, s: St
   const { u, endpoint, fields } = drawHead(account, s, recordingsOnCall(account, i) > 0);
   const instanceId = s.pick(world.instanceIds);
   const sid = `${instanceId}-CA${account.sids.call.encode(i)}`;
-  const startSec = startFromDraw(world, account, i, u);
+  return finishCore(fields, endpoint, i, sid, instanceId, startFromDraw(world, account, i, u), s);
+}
+
+function finishCore(fields: CallSortFields, endpoint: Endpoint, index: number, sid: string, instanceId: string, startSec: number, s: Stream): CallCore {
   const endMs = (startSec + fields.duration) * 1000 + s.int(0, 999);
   return {
     from: fields.from,
@@ -137,13 +140,23 @@ function drawCore(world: WorldContext, account: AccountProfile, i: number, s: St
     status: fields.status,
     duration: fields.duration,
     priceInt: fields.priceInt,
-    index: i,
+    index,
     sid,
     instanceId,
     phoneNumberSid: endpoint.phoneNumberSid,
     startSec,
     endMs,
   };
+}
+
+/**
+ * A call drawn like a seeded one from stream `s`, starting at `startSec`, with a random sid:
+ * the defaults of an admin-inserted call (see inserted.ts).
+ */
+export function drawDefaults(world: WorldContext, account: AccountProfile, s: Stream, startSec: number, recorded: boolean): CallCore {
+  const { endpoint, fields } = drawHead(account, s, recorded);
+  const instanceId = s.pick(world.instanceIds);
+  return finishCore(fields, endpoint, -1, `${instanceId}-CA${s.hex(32)}`, instanceId, startSec, s);
 }
 
 /** Call `i` without its caller name (the costliest field), for recordings. */

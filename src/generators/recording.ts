@@ -20,7 +20,7 @@ export interface RecordingRecord {
  * Production writes recording dates in the server's zone, so offsets other than +0000 occur.
  * UTC dominates; the others are whole- and half-hour zones seen in the field.
  */
-const OFFSETS_MIN = [0, 0, 0, 0, 540, -300, 60, 330, -180, 120] as const;
+export const OFFSETS_MIN = [0, 0, 0, 0, 540, -300, 60, 330, -180, 120] as const;
 
 /**
  * Recording `j` of the account: a pure function of (seed, account, index), through its call.

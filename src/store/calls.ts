@@ -1,7 +1,15 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
-import { CALL_DIRECTIONS, CALL_STATUSES, callSortFields, generateCall, type CallRecord } from '../generators/call';
+import {
+  CALL_DIRECTIONS,
+  CALL_STATUSES,
+  callSortFields,
+  generateCall,
+  seededCallIndex,
+  type CallRecord,
+} from '../generators/call';
 import { blockLayout, CALLS_PER_BLOCK } from '../generators/recording-layout';
 import type { CallSortAttribute, SortSpec } from '../query/sort';
+import { INSERT_BASE, mergeOrder, Overlay } from './overlay';
 import {
   countingSortPermutation,
   indexOrder,
@@ -26,6 +34,35 @@ const enumRanks = (values: readonly string[]) => new Map([...values].sort().map(
 const DIRECTION_RANK = enumRanks(CALL_DIRECTIONS);
 const STATUS_RANK = enumRanks(CALL_STATUSES);
 
+/** How a SortBy attribute compares two calls: production's ORDER BY, plus sid for a total order. */
+function compareCalls(sort: SortSpec<CallSortAttribute> | null): (a: CallRecord, b: CallRecord) => number {
+  const bySid = (a: CallRecord, b: CallRecord) => (a.sid < b.sid ? -1 : a.sid > b.sid ? 1 : 0);
+  const newest = (a: CallRecord, b: CallRecord) => b.startSec - a.startSec || bySid(a, b);
+  if (sort === null) return newest;
+  const sign = sort.direction === 'asc' ? 1 : -1;
+  const by = <T extends string | number>(key: (c: CallRecord) => T) => (a: CallRecord, b: CallRecord) => {
+    const x = key(a);
+    const y = key(b);
+    return (x < y ? -sign : x > y ? sign : 0) || newest(a, b);
+  };
+  switch (sort.attribute) {
+    case 'DateCreated':
+      return (a, b) => sign * (a.startSec - b.startSec) || bySid(a, b);
+    case 'From':
+      return by((c) => c.from);
+    case 'To':
+      return by((c) => c.to);
+    case 'Direction':
+      return by((c) => c.direction);
+    case 'Status':
+      return by((c) => c.status);
+    case 'Duration':
+      return by((c) => c.duration);
+    case 'Price':
+      return by((c) => c.priceInt);
+  }
+}
+
 /**
  * The calls of one account: made on read from the seed. What it keeps is what orders need:
  * typed columns of sort keys (built once, on the first sorted request, in one pass over the
@@ -37,22 +74,75 @@ export class CallTable {
   private readonly orders = new Map<string, Uint32Array>();
   /** Unique in the process, for caches keyed by table. */
   readonly id = newTableId();
+  /** Admin writes: inserted calls (ids from INSERT_BASE) and deleted seeded ones. */
+  readonly overlay = new Overlay<CallRecord>();
+  private readonly overlayOrders = new Map<string, Uint32Array>();
 
   constructor(
     private readonly world: WorldContext,
     private readonly account: AccountProfile,
-    readonly count: number,
+    /** How many calls the seed makes. */
+    readonly seeded: number,
   ) {}
 
-  get(i: number): CallRecord {
-    return generateCall(this.world, this.account, i);
+  /** Calls in the list now. */
+  get count(): number {
+    return this.seeded - this.overlay.deleted.size + this.overlay.inserted.size;
+  }
+
+  /** The call with this id: a seeded index, or an inserted id. */
+  get(id: number): CallRecord {
+    return id >= INSERT_BASE ? (this.overlay.inserted.get(id) as CallRecord) : generateCall(this.world, this.account, id);
+  }
+
+  /** The id of the live call with this sid, or undefined. */
+  find(sid: string): number | undefined {
+    const i = seededCallIndex(this.world, this.account, sid, this.seeded);
+    if (i !== undefined) return this.overlay.deleted.has(i) ? undefined : i;
+    for (const [id, call] of this.overlay.inserted) if (call.sid === sid) return id;
+    return undefined;
+  }
+
+  /** Adds a call built by the caller (its `index` is set here); returns its id. */
+  insert(call: CallRecord): number {
+    const id = INSERT_BASE + this.overlay.nextInsert++;
+    call.index = id;
+    this.overlay.inserted.set(id, call);
+    this.overlayOrders.clear();
+    return id;
+  }
+
+  remove(id: number): void {
+    if (id >= INSERT_BASE) this.overlay.inserted.delete(id);
+    else this.overlay.deleted.add(id);
+    this.overlayOrders.clear();
+  }
+
+  /** Back to the seeded calls. */
+  clearWrites(): void {
+    this.overlay.clear();
+    this.overlayOrders.clear();
   }
 
   /** The list order for a SortBy (null: the default, `date_created` descending). */
   order(sort: SortSpec<CallSortAttribute> | null): Order {
+    const seededOrder = this.seededOrder(sort);
+    if (this.overlay.empty) return seededOrder;
+    const key = sort === null ? 'default' : `${sort.attribute}:${sort.direction}`;
+    let perm = this.overlayOrders.get(key);
+    if (perm === undefined) {
+      const compare = compareCalls(sort);
+      perm = mergeOrder(seededOrder, this.overlay.deleted, this.overlay.inserted.keys(), (a, b) => compare(this.get(a), this.get(b)));
+      this.overlayOrders.set(key, perm);
+    }
+    return permutationOrder(perm);
+  }
+
+  /** The order of the seeded calls alone. */
+  private seededOrder(sort: SortSpec<CallSortAttribute> | null): Order {
     if (sort === null || sort.attribute === 'DateCreated') {
       // Creation time falls as the index grows: these orders need no sorting at all.
-      return sort?.direction === 'asc' ? reverseIndexOrder(this.count) : indexOrder(this.count);
+      return sort?.direction === 'asc' ? reverseIndexOrder(this.seeded) : indexOrder(this.seeded);
     }
     const key = `${sort.attribute}:${sort.direction}`;
     let perm = this.orders.get(key);
@@ -69,12 +159,13 @@ export class CallTable {
     let bytes = 0;
     if (this.columns !== null) for (const c of Object.values(this.columns)) bytes += c.keys.byteLength;
     for (const perm of this.orders.values()) bytes += perm.byteLength;
+    for (const perm of this.overlayOrders.values()) bytes += perm.byteLength;
     return bytes;
   }
 
   private loadColumns(): Record<SortedAttribute, Column> {
     if (this.columns !== null) return this.columns;
-    const n = this.count;
+    const n = this.seeded;
     const from = new Array<string>(n);
     const to = new Array<string>(n);
     const direction = new Uint8Array(n);

@@ -38,49 +38,65 @@ export function validateFixtures(data: unknown, source: string): AccountSpec[] {
   const sids = new Map<string, number>();
   const tokens = new Map<string, number>();
   accounts.forEach((raw: unknown, i) => {
-    const at = `accounts[${i}]`;
-    if (!isRecord(raw)) return fail(at, 'must be an object');
-    for (const key of Object.keys(raw)) {
-      if (!(ACCOUNT_FIELDS as readonly string[]).includes(key)) {
-        fail(`${at}.${key}`, `unknown field (expected ${ACCOUNT_FIELDS.join(', ')})`);
-      }
-    }
-    const name = raw['friendly_name'];
-    if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
-      fail(`${at}.friendly_name`, 'must be a non-empty string of at most 200 characters');
-    }
-    const count = (field: 'calls' | 'recordings', max: number, why: string): number => {
-      const v = raw[field] ?? 0;
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) {
-        fail(`${at}.${field}`, `must be an integer from 0 to ${max}${why}, got ${JSON.stringify(v)}`);
-      }
-      return v as number;
-    };
-    const calls = count('calls', MAX_CALLS, '');
-    const cap = recordingCapacity(calls);
-    const recordings = count('recordings', cap, ` (${calls} calls hold at most ${cap} recordings: 6 per 8 calls)`);
-    const spec: AccountSpec = { friendlyName: name as string, calls, recordings };
-    const token = raw['token'];
-    if (token !== undefined) {
-      if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) {
-        fail(`${at}.token`, 'must be 1 to 128 visible ASCII characters without ":"');
-      }
-      const dup = tokens.get(token as string);
-      if (dup !== undefined) fail(`${at}.token`, `the same token as accounts[${dup}]`);
-      tokens.set(token as string, i);
-      spec.token = token as string;
-    }
-    const sid = raw['sid'];
-    if (sid !== undefined) {
-      if (typeof sid !== 'string' || !SID_PATTERN.test(sid)) fail(`${at}.sid`, 'must be "AC" and 32 lower-case hex digits');
-      const dup = sids.get(sid as string);
-      if (dup !== undefined) fail(`${at}.sid`, `the same sid as accounts[${dup}]`);
-      sids.set(sid as string, i);
-      spec.sid = sid as string;
+    const spec = validateAccount(raw, `${source}: accounts[${i}]`);
+    for (const [key, seen] of [['token', tokens], ['sid', sids]] as const) {
+      const value = spec[key];
+      if (value === undefined) continue;
+      const dup = seen.get(value);
+      if (dup !== undefined) fail(`accounts[${i}].${key}`, `the same ${key} as accounts[${dup}]`);
+      seen.set(value, i);
     }
     specs.push(spec);
   });
   return specs;
+}
+
+/** One account of a fixture (or of an admin request); `at` prefixes messages, e.g. `f.json: accounts[2]`. */
+export function validateAccount(raw: unknown, at: string): AccountSpec {
+  const fail = (field: string, problem: string): never => {
+    throw new FixtureError(`${at}.${field}: ${problem}`);
+  };
+  if (!isRecord(raw)) throw new FixtureError(`${at}: must be an object`);
+  for (const key of Object.keys(raw)) {
+    if (!(ACCOUNT_FIELDS as readonly string[]).includes(key)) fail(key, `unknown field (expected ${ACCOUNT_FIELDS.join(', ')})`);
+  }
+  const name = raw['friendly_name'];
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
+    fail('friendly_name', 'must be a non-empty string of at most 200 characters');
+  }
+  const count = (field: 'calls' | 'recordings', max: number, why: string): number => {
+    const v = raw[field] ?? 0;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) {
+      fail(field, `must be an integer from 0 to ${max}${why}, got ${JSON.stringify(v)}`);
+    }
+    return v as number;
+  };
+  const calls = count('calls', MAX_CALLS, '');
+  const cap = recordingCapacity(calls);
+  const recordings = count('recordings', cap, ` (${calls} calls hold at most ${cap} recordings: 6 per 8 calls)`);
+  const spec: AccountSpec = { friendlyName: name as string, calls, recordings };
+  const token = raw['token'];
+  if (token !== undefined) {
+    if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) fail('token', 'must be 1 to 128 visible ASCII characters without ":"');
+    spec.token = token as string;
+  }
+  const sid = raw['sid'];
+  if (sid !== undefined) {
+    if (typeof sid !== 'string' || !SID_PATTERN.test(sid)) fail('sid', 'must be "AC" and 32 lower-case hex digits');
+    spec.sid = sid as string;
+  }
+  return spec;
+}
+
+/** An account spec in fixture form, as `validateAccount` reads it back. */
+export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
+  return {
+    friendly_name: spec.friendlyName,
+    calls: spec.calls,
+    recordings: spec.recordings,
+    ...(spec.token === undefined ? {} : { token: spec.token }),
+    ...(spec.sid === undefined ? {} : { sid: spec.sid }),
+  };
 }
 
 /** Parses and validates fixture JSON text. */

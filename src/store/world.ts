@@ -1,13 +1,8 @@
-import {
-  makeAccountProfile,
-  makeWorldContext,
-  type AccountProfile,
-  type AccountSpec,
-  type WorldContext,
-} from '../generators/account';
-import { CallTable } from './calls';
+import { accountSid, makeAccountProfile, makeWorldContext, type AccountSpec, type WorldContext } from '../generators/account';
+import { AccountStore } from './account';
 import { FixtureError } from './fixtures';
-import { RecordingTable } from './recordings';
+
+export { AccountStore } from './account';
 
 /** Everything the data is a pure function of. */
 export interface WorldSpec {
@@ -17,10 +12,11 @@ export interface WorldSpec {
   accounts: readonly AccountSpec[];
 }
 
-export interface AccountStore {
-  profile: AccountProfile;
-  calls: CallTable;
-  recordings: RecordingTable;
+/** The smallest name ordinal whose derived sid is free: re-creating a deleted account gives it back its sid. */
+function freeOrdinal(seed: string, friendlyName: string, taken: (sid: string) => boolean): number {
+  let ordinal = 0;
+  while (taken(accountSid(seed, friendlyName, ordinal))) ordinal++;
+  return ordinal;
 }
 
 function build(spec: WorldSpec): { context: WorldContext; accounts: AccountStore[] } {
@@ -29,12 +25,7 @@ function build(spec: WorldSpec): { context: WorldContext; accounts: AccountStore
   const accounts = spec.accounts.map((a) => {
     const ordinal = nameOrdinals.get(a.friendlyName) ?? 0;
     nameOrdinals.set(a.friendlyName, ordinal + 1);
-    const profile = makeAccountProfile(spec.seed, a, ordinal);
-    return {
-      profile,
-      calls: new CallTable(context, profile, a.calls),
-      recordings: new RecordingTable(context, profile, a.recordings),
-    };
+    return new AccountStore(context, makeAccountProfile(spec.seed, a, ordinal), a);
   });
   // A sid or token given in one account may equal one derived for another; say so, once, here.
   for (const key of ['sid', 'token'] as const) {
@@ -51,22 +42,35 @@ function build(spec: WorldSpec): { context: WorldContext; accounts: AccountStore
 }
 
 /**
- * All accounts and their records. Records are made on read; the world keeps only identities,
- * counts and the sort orders built so far.
+ * All accounts and their records. Records are made on read; the world keeps identities, counts,
+ * the sort orders built so far, and the admin writes as overlays.
  */
 export class World {
+  private spec: WorldSpec;
   private context!: WorldContext;
+  /** The accounts built from the spec: a reset reuses them (and their sort orders) after dropping writes. */
+  private base: AccountStore[] = [];
   private list: AccountStore[] = [];
   private bySid = new Map<string, AccountStore>();
   private byToken = new Map<string, AccountStore>();
   private stateVersion = 0;
 
-  constructor(private readonly spec: WorldSpec) {
-    this.reset();
+  constructor(spec: WorldSpec) {
+    this.spec = spec;
+    this.rebuild();
   }
 
   get seed(): string {
     return this.spec.seed;
+  }
+
+  get clockMs(): number {
+    return this.spec.clockMs;
+  }
+
+  /** The fixtures a reset goes back to. */
+  get baseAccounts(): readonly AccountSpec[] {
+    return this.spec.accounts;
   }
 
   /** Changes whenever what the API shows may have changed: caches of rendered bytes compare it. */
@@ -74,14 +78,88 @@ export class World {
     return this.stateVersion;
   }
 
-  /** Back to the state built from the seed and fixtures; cached orders are dropped. */
-  reset(): void {
+  /** Marks a write: every cache of rendered bytes starts over. */
+  touch(): void {
     this.stateVersion++;
+  }
+
+  /** Back to the state built from the seed and fixtures: writes, created and deleted accounts undone. */
+  reset(): void {
+    for (const a of this.base) a.clearWrites();
+    this.setList([...this.base]);
+  }
+
+  /** A new seed, clock or fixtures: everything is built again. Throws FixtureError, changing nothing, on a clash. */
+  reseed(spec: WorldSpec): void {
+    const previous = this.spec;
+    this.spec = spec;
+    try {
+      this.rebuild();
+    } catch (err) {
+      this.spec = previous;
+      throw err;
+    }
+  }
+
+  private rebuild(): void {
     const { context, accounts } = build(this.spec);
     this.context = context;
-    this.list = accounts;
-    this.bySid = new Map(accounts.map((a) => [a.profile.sid, a]));
-    this.byToken = new Map(accounts.map((a) => [a.profile.token, a]));
+    this.base = accounts;
+    this.setList([...accounts]);
+  }
+
+  private setList(list: AccountStore[]): void {
+    this.list = list;
+    this.bySid = new Map(list.map((a) => [a.profile.sid, a]));
+    this.byToken = new Map(list.map((a) => [a.profile.token, a]));
+    this.touch();
+  }
+
+  /**
+   * Takes over another world's whole state (seed, fixtures, accounts, writes): a state import is
+   * built on a scratch world first, so a bad import changes nothing.
+   */
+  adopt(other: World): void {
+    this.spec = other.spec;
+    this.context = other.context;
+    this.base = other.base;
+    this.setList([...other.list]);
+  }
+
+  /**
+   * Adds an account built from `spec` (which names its sid), or, when a base account has that sid
+   * and those counts, that account itself, with the sort orders it has built.
+   */
+  addAccount(spec: AccountSpec): AccountStore {
+    const base = this.base.find(
+      (a) => a.profile.sid === spec.sid && a.spec.calls === spec.calls && a.spec.recordings === spec.recordings && a.spec.friendlyName === spec.friendlyName,
+    );
+    if (base !== undefined && !this.bySid.has(base.profile.sid)) {
+      this.setList([...this.list, base]);
+      return base;
+    }
+    return this.createAccount(spec);
+  }
+
+  /** Removes every account, for a state import to add them back in its order. */
+  clearAccounts(): void {
+    this.setList([]);
+  }
+
+  /** Adds an account; throws FixtureError when its sid or token is taken. */
+  createAccount(spec: AccountSpec): AccountStore {
+    const ordinal = freeOrdinal(this.spec.seed, spec.friendlyName, (sid) => this.bySid.has(sid));
+    const account = new AccountStore(this.context, makeAccountProfile(this.spec.seed, spec, ordinal), spec);
+    if (this.bySid.has(account.profile.sid)) throw new FixtureError(`sid: ${account.profile.sid} is already taken`);
+    if (this.byToken.has(account.profile.token)) throw new FixtureError(`token: ${account.profile.token} is already taken`);
+    this.setList([...this.list, account]);
+    return account;
+  }
+
+  deleteAccount(sid: string): boolean {
+    if (!this.bySid.has(sid)) return false;
+    this.setList(this.list.filter((a) => a.profile.sid !== sid));
+    return true;
   }
 
   accounts(): readonly AccountStore[] {

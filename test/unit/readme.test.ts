@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { OPTIONS } from '../../src/config';
-import { routes } from '../../src/format/uris';
+import { adminRoutes, routes } from '../../src/format/uris';
 
 const readme = readFileSync(resolve(__dirname, '..', '..', 'README.md'), 'utf8');
 
@@ -21,8 +21,14 @@ describe('README stays true', () => {
     expect(readme).toContain(`\`\`\`json\n${golden}\n\`\`\``);
   });
 
-  test.each(Object.entries(routes))('documents the %s route', (_name, pattern) => {
-    const shown = pattern.replace(':accountSid', '{AccountSid}').replace('{.json}', '.json');
+  test.each(Object.entries({ ...routes, ...adminRoutes }))('documents the %s route', (_name, pattern) => {
+    const shown = pattern
+      .replace(':accountSid', '{AccountSid}')
+      .replace('{.json}', '.json')
+      .replace(':sid', '{sid}')
+      .replace(':callSid', '{CallSid}')
+      .replace(':recordingSid', '{RecordingSid}')
+      .replace(':id', '{id}');
     expect(readme).toContain(shown);
   });
 });

@@ -1,0 +1,60 @@
+import type { Order } from './order';
+
+/** Inserted records get ids from here up; seeded indexes stay below (at most 50,000,000). */
+export const INSERT_BASE = 2 ** 26;
+
+/**
+ * The admin writes of one list: inserted records and deleted seeded ones. The seeded records are
+ * never copied; an order of an account with writes is its seeded order with the deleted indexes
+ * left out and the inserted records placed by binary search, built once per state and cached.
+ */
+export class Overlay<R> {
+  readonly inserted = new Map<number, R>();
+  readonly deleted = new Set<number>();
+  /** Counts inserts ever made, deleted or not: the next insert's stream and id. */
+  nextInsert = 0;
+
+  get empty(): boolean {
+    return this.inserted.size === 0 && this.deleted.size === 0;
+  }
+
+  clear(): void {
+    this.inserted.clear();
+    this.deleted.clear();
+    this.nextInsert = 0;
+  }
+}
+
+/**
+ * `base` (seeded indexes in order) without `deleted`, with the inserted ids placed where
+ * `compare` puts them. `compare` orders any two ids, seeded or inserted, totally.
+ * O(n + m·log n) for n seeded and m inserted records.
+ */
+export function mergeOrder(base: Order, deleted: ReadonlySet<number>, inserted: Iterable<number>, compare: (a: number, b: number) => number): Uint32Array {
+  const kept = new Uint32Array(base.length - deleted.size);
+  let n = 0;
+  for (let p = 0; p < base.length; p++) {
+    const i = base.at(p);
+    if (!deleted.has(i)) kept[n++] = i;
+  }
+  const extra = [...inserted].sort(compare);
+  // Where each inserted record goes among the kept ones: the first kept record after it.
+  const slots = extra.map((id) => {
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(kept[mid] as number, id) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  });
+  const out = new Uint32Array(n + extra.length);
+  let k = 0;
+  let e = 0;
+  for (let p = 0; p <= n; p++) {
+    while (e < extra.length && slots[e] === p) out[k++] = extra[e++] as number;
+    if (p < n) out[k++] = kept[p] as number;
+  }
+  return out;
+}
