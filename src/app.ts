@@ -1,9 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import { RenderCache, responseKey, type RenderCacheOptions } from './cache/render-cache';
+import { ApiError, messages } from './errors';
+import { ADMIN, adminRoutes } from './format/uris';
+import { Faults, type FaultAction } from './harness/faults';
+import { Journal, noteWarnings, warningsOf } from './harness/journal';
 import type { PagingProfile } from './query/paging';
 import type { World } from './store/world';
 import { mountAdmin } from './routes/admin';
+import { mountHarness } from './routes/harness';
 import { mountCalls } from './routes/calls';
 import { errorHandler, notFound } from './routes/error-handler';
 import { mountRecordings } from './routes/recordings';
@@ -16,25 +21,56 @@ export interface AppDeps {
   publicUrl: string;
   /** Budgets of the rendered-bytes caches. */
   cache?: RenderCacheOptions;
+  /** Entries the request journal keeps (default 1000). */
+  journalSize?: number;
+  /** Turn warnings into 400s. */
+  strict?: boolean;
+  /** When set, /__admin (but GET /__admin/health) needs `Authorization: Bearer <token>`. */
+  adminToken?: string | null;
   /** Seconds since start, for the health check; never shapes data. */
   uptime?: () => number;
   /** Where unexpected errors are reported. */
   onInternalError?: (err: unknown) => void;
 }
 
-/** The emulator as a node request listener, with the express app behind it. */
+/** The emulator as a node request listener, with the express app and the harness behind it. */
 export interface EmulatorApp {
   (req: IncomingMessage, res: ServerResponse): void;
   express: Express;
   cache: RenderCache;
+  journal: Journal;
+  faults: Faults;
+}
+
+const ACCOUNT_IN_PATH = /^\/call\/[^/]+\/Accounts\/([^/?]+)/;
+
+/** Writes an injected response or cuts the connection, as a fault says. */
+function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, proceed: () => void): void {
+  if (action.cut === 'connection_reset') {
+    // An RST, as a crashed or overloaded upstream gives: the client sees ECONNRESET.
+    req.socket.resetAndDestroy();
+  } else if (action.cut === 'empty_response') {
+    // The connection closes with no byte of a response.
+    req.socket.end();
+  } else if (action.respond !== undefined) {
+    const body = typeof action.respond.body === 'string' ? action.respond.body : JSON.stringify(action.respond.body);
+    res.writeHead(action.respond.status, {
+      'Content-Type': typeof action.respond.body === 'string' ? 'text/plain' : 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      ...action.respond.headers,
+    });
+    res.end(body);
+  } else {
+    proceed();
+  }
 }
 
 /**
  * Composes the emulator. It never listens and never reads the environment.
  *
- * A list response already rendered for the same URL, credentials and state is written straight
- * from the cache, before express: routing and middleware cost more than the write itself, and a
- * client polling one page is the common case. Everything else goes through express.
+ * API requests pass, in order: the journal (which notes each when it closes), injected faults,
+ * then the response cache (a list response already rendered for the same URL, credentials and
+ * state is written straight back: routing costs more than the write), then express.
  */
 export function createApp(deps: AppDeps): EmulatorApp {
   const app = express();
@@ -46,28 +82,49 @@ export function createApp(deps: AppDeps): EmulatorApp {
   // Production's paths are case-sensitive, and a trailing slash is another path.
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
+  const { world } = deps;
   const cache = new RenderCache(deps.cache);
-  const settings = { paging: deps.paging, maxPageSize: deps.maxPageSize, publicUrl: deps.publicUrl, cache };
+  const journal = new Journal(deps.journalSize ?? 1000);
+  const faults = new Faults(() => world.seed);
+  const settings = { paging: deps.paging, maxPageSize: deps.maxPageSize, publicUrl: deps.publicUrl, cache, strict: deps.strict ?? false };
+
+  if (deps.adminToken != null) {
+    const expected = `Bearer ${deps.adminToken}`;
+    app.use(ADMIN, (req, res, next) => {
+      // Container health checks call the health route without credentials.
+      if (req.originalUrl === adminRoutes.health && (req.method === 'GET' || req.method === 'HEAD')) return next();
+      if (req.get('authorization') !== expected) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="callrec-emulator admin"');
+        throw new ApiError(401, messages.adminUnauthorized);
+      }
+      next();
+    });
+  }
   // Routes sit on the app itself, not in nested routers: each router level costs every request.
-  mountCalls(app, deps.world, settings);
-  mountRecordings(app, deps.world, settings);
+  mountCalls(app, world, settings);
+  mountRecordings(app, world, settings);
   mountAdmin(app, {
-    world: deps.world,
+    world,
     publicUrl: deps.publicUrl,
     paging: deps.paging,
     uptime: deps.uptime ?? (() => process.uptime()),
-    onReset: () => undefined,
-    health: () => ({}),
+    onReset: () => {
+      journal.clear();
+      faults.clear();
+    },
+    health: () => ({ journal: journal.count, faults: faults.size, strict: settings.strict }),
   });
+  mountHarness(app, { journal, faults });
   app.use(notFound);
   app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));
 
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+  const proceed = (req: IncomingMessage, res: ServerResponse): void => {
     const key = responseKey(req);
     if (key !== null) {
-      cache.sync(deps.world.version);
+      cache.sync(world.version);
       const hit = cache.responses.get(key);
       if (hit !== undefined) {
+        noteWarnings(res, hit.warnings);
         res.writeHead(200, hit.headers);
         res.end(hit.body);
         return;
@@ -75,5 +132,40 @@ export function createApp(deps: AppDeps): EmulatorApp {
     }
     app(req, res);
   };
-  return Object.assign(handler, { express: app, cache });
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    if (url.startsWith(ADMIN)) {
+      app(req, res);
+      return;
+    }
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const method = req.method ?? 'GET';
+    // Wall-clock time is for the journal and rate windows only; it never shapes data.
+    const arrivedMs = Date.now();
+    const started = process.hrtime.bigint();
+    const action = faults.match(method, path, arrivedMs);
+    res.once('close', () => {
+      journal.add({
+        time: new Date(arrivedMs).toISOString(),
+        method,
+        path,
+        query: q < 0 ? '' : url.slice(q + 1),
+        account: ACCOUNT_IN_PATH.exec(path)?.[1] ?? null,
+        status: res.writableFinished ? res.statusCode : 0,
+        duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+        warnings: warningsOf(res),
+        fault: action === null ? null : { id: action.id, effect: action.effect },
+      });
+    });
+    if (action === null) {
+      proceed(req, res);
+    } else if (action.delayMs > 0) {
+      setTimeout(() => act(action, req, res, () => proceed(req, res)), action.delayMs);
+    } else {
+      act(action, req, res, () => proceed(req, res));
+    }
+  };
+  return Object.assign(handler, { express: app, cache, journal, faults });
 }

@@ -64,6 +64,12 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  const loopback = /^(127\.|::1$|localhost$)/.test(config.host);
+  if (!loopback && config.adminToken === null) {
+    process.stderr.write(
+      `callrec-emulator: warning: listening on ${config.host} with an open admin API; anyone who reaches it can change or wipe the data (set --admin-token)\n`,
+    );
+  }
   // Printed last: whoever waits for this line (a test runner, a script) may signal at once.
   process.stdout.write(banner(em, config));
 }

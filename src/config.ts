@@ -25,6 +25,12 @@ export interface Config {
   maxPageSize: number | null;
   /** Budget of the rendered-bytes caches, MB: a third for items, the rest for responses. */
   cacheMb: number;
+  journalSize: number;
+  strict: boolean;
+  /** Bearer token the admin API requires; null means none. */
+  adminToken: string | null;
+  /** The provider states file. */
+  statesPath: string;
 }
 
 /** A bad option value; startup stops with this message and exit code 2. */
@@ -36,11 +42,12 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_FIXTURES = resolve(__dirname, '..', 'fixtures', 'default.json');
+export const DEFAULT_STATES = resolve(__dirname, '..', 'fixtures', 'states.json');
 export const DEFAULT_SEED = 'callrec';
 export const DEFAULT_CLOCK = '2025-06-01T12:00:00Z';
 const INT_MAX = 2147483647;
 
-type OptionName = 'port' | 'host' | 'seed' | 'fixtures' | 'paging' | 'public-url' | 'clock' | 'max-page-size' | 'cache-mb';
+type OptionName = 'port' | 'host' | 'seed' | 'fixtures' | 'paging' | 'public-url' | 'clock' | 'max-page-size' | 'cache-mb' | 'journal-size' | 'strict' | 'admin-token' | 'states';
 
 interface OptionDoc {
   name: OptionName;
@@ -61,11 +68,15 @@ export const OPTIONS: readonly OptionDoc[] = [
   { name: 'clock', env: 'CALLREC_CLOCK', value: 'ISO8601', default: DEFAULT_CLOCK, help: 'reference instant; calls lie in the weeks before it' },
   { name: 'max-page-size', env: 'CALLREC_MAX_PAGE_SIZE', value: 'N', default: 'none', help: 'largest PageSize accepted; larger gets 400' },
   { name: 'cache-mb', env: 'CALLREC_CACHE_MB', value: 'N', default: '96', help: 'memory for rendered pages and items, MB; 0 turns caching off' },
+  { name: 'journal-size', env: 'CALLREC_JOURNAL_SIZE', value: 'N', default: '1000', help: 'API requests the journal keeps (a ring buffer)' },
+  { name: 'strict', env: 'CALLREC_STRICT', value: '', default: 'off', help: 'refuse with 400 what production ignores (each warning)' },
+  { name: 'admin-token', env: 'CALLREC_ADMIN_TOKEN', value: 'TOKEN', default: 'none', help: 'require Authorization: Bearer TOKEN on /__admin' },
+  { name: 'states', env: 'CALLREC_STATES', value: 'FILE', default: 'the embedded fixtures/states.json', help: 'Pact provider states file' },
 ];
 
 export function helpText(): string {
   const rows = OPTIONS.map((o) => {
-    const flag = `  --${o.name} ${o.value}`.padEnd(28);
+    const flag = `  --${o.name}${o.value === '' ? '' : ` ${o.value}`}`.padEnd(28);
     return `${flag}${o.help}\n${' '.repeat(28)}env ${o.env}; default ${o.default}`;
   });
   return [
@@ -143,7 +154,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     flags = parseArgs({
       args: [...argv],
       options: {
-        ...Object.fromEntries(OPTIONS.map((o) => [o.name, { type: 'string' as const }])),
+        ...Object.fromEntries(OPTIONS.map((o) => [o.name, { type: o.value === '' ? ('boolean' as const) : ('string' as const) }])),
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -159,6 +170,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const doc = OPTIONS.find((o) => o.name === name) as OptionDoc;
     const flag = flags[name];
     if (typeof flag === 'string') return { raw: flag, label: `--${name}` };
+    if (flag === true) return { raw: 'true', label: `--${name}` };
     const fromEnv = env[doc.env];
     if (fromEnv !== undefined && fromEnv !== '') return { raw: fromEnv, label: doc.env };
     return undefined;
@@ -179,6 +191,16 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const clock = pick('clock');
   const maxPageSize = pick('max-page-size');
   const cacheMb = pick('cache-mb');
+  const journalSize = pick('journal-size');
+  const strict = pick('strict');
+  if (strict !== undefined && !['true', 'false', '1', '0'].includes(strict.raw)) {
+    throw new ConfigError(`${strict.label}: must be true, false, 1 or 0, got ${JSON.stringify(strict.raw)}`);
+  }
+  const adminToken = pick('admin-token');
+  if (adminToken !== undefined && !/^[\x21-\x7e]{1,256}$/.test(adminToken.raw)) {
+    throw new ConfigError(`${adminToken.label}: must be 1 to 256 visible ASCII characters`);
+  }
+  const states = pick('states');
 
   const config: Config = {
     port: port === undefined ? 8080 : intIn(port.label, port.raw, 0, 65535),
@@ -191,6 +213,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     clockMs: clock === undefined ? parseClock('default clock', DEFAULT_CLOCK) : parseClock(clock.label, clock.raw),
     maxPageSize: maxPageSize === undefined ? null : intIn(maxPageSize.label, maxPageSize.raw, 1, INT_MAX),
     cacheMb: cacheMb === undefined ? 96 : intIn(cacheMb.label, cacheMb.raw, 0, 65536),
+    journalSize: journalSize === undefined ? 1000 : intIn(journalSize.label, journalSize.raw, 0, 1_000_000),
+    strict: strict !== undefined && (strict.raw === 'true' || strict.raw === '1'),
+    adminToken: adminToken?.raw ?? null,
+    statesPath: states === undefined ? DEFAULT_STATES : resolve(states.raw),
   };
   return { kind: 'config', config: Object.freeze(config) };
 }

@@ -4,7 +4,7 @@
  */
 
 /** Every status code the emulator answers with on purpose. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 429 | 500;
 
 export class ApiError extends Error {
   readonly status: ErrorStatus;
@@ -51,5 +51,9 @@ export const messages = {
   noAccount: (sid: string) => `No account ${sid}`,
   noCall: (accountSid: string, sid: string) => `No call ${sid} in account ${accountSid}`,
   noRecording: (accountSid: string, sid: string) => `No recording ${sid} in account ${accountSid}`,
+  rateLimited: (limit: number, windowS: number) => `Rate limit injected by the emulator: more than ${limit} requests in ${windowS} s`,
+  injected: (status: number) => `Status ${status} injected by the emulator`,
+  adminUnauthorized: 'The admin API needs Authorization: Bearer <admin token> (--admin-token)',
+  noFault: (id: string) => `No fault ${id}`,
   duplicateSid: (field: string, sid: string) => `${field}: ${sid} is already taken`,
 } as const;

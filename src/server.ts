@@ -44,6 +44,9 @@ export async function startEmulator(config: Readonly<Config>): Promise<RunningEm
     paging: config.paging,
     maxPageSize: config.maxPageSize,
     publicUrl,
+    journalSize: config.journalSize,
+    strict: config.strict,
+    adminToken: config.adminToken,
     cache: { itemBytes: (config.cacheMb * 2 ** 20) / 3, responseBytes: (config.cacheMb * 2 ** 20 * 2) / 3 },
     uptime: () => process.uptime() - started,
   });

@@ -9,6 +9,8 @@ const INDEX_SPAN = 2 ** 27;
 export interface CachedResponse {
   headers: string[];
   body: Buffer;
+  /** The warnings among the headers, for the journal. */
+  warnings: readonly string[];
 }
 
 export interface RenderCacheOptions {

@@ -36,11 +36,6 @@ function accountView(a: AccountStore) {
   };
 }
 
-/** The JSON body, or a 400 saying how to send one. */
-function body(req: Request): unknown {
-  if (req.body === undefined) throw new ApiError(400, messages.badBody('send JSON with Content-Type: application/json'));
-  return req.body;
-}
 
 /** Fixture validation speaks of files; here the same messages name the body. */
 function fromFixtureError<T>(fn: () => T): T {
@@ -52,26 +47,37 @@ function fromFixtureError<T>(fn: () => T): T {
   }
 }
 
+type Handlers = Partial<Record<'get' | 'post' | 'put' | 'delete', (req: Request, res: Response) => void>>;
+const json = express.json({ limit: '64mb' });
+
+/** An admin path: JSON bodies parsed, the given methods handled, any other method a 405 with Allow. */
+export function adminRoute(app: Express, path: string, handlers: Handlers): void {
+  for (const [method, handler] of Object.entries(handlers)) {
+    app[method as 'get'](path, json, handler as (req: Request, res: Response) => void);
+  }
+  const allowed = Object.keys(handlers).flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()]));
+  app.all(path, methodNotAllowed(allowed.join(', ')));
+}
+
+/** The JSON body, or a 400 saying how to send one. */
+export function jsonBody(req: Request): unknown {
+  if (req.body === undefined) throw new ApiError(400, messages.badBody('send JSON with Content-Type: application/json'));
+  return req.body;
+}
+
 /**
  * `/__admin`: WireMock's convention for a mock's control API. JSON in and out; mutations by
  * POST, PUT or DELETE; a rejected call changes nothing.
  */
 export function mountAdmin(app: Express, deps: AdminDeps): void {
   const { world } = deps;
-  const json = express.json({ limit: '64mb' });
   const account = (req: Request): AccountStore => {
     const sid = String(req.params['sid']);
     const found = world.account(sid);
     if (found === undefined) throw new ApiError(404, messages.noAccount(sid));
     return found;
   };
-  const route = (path: string, handlers: Partial<Record<'get' | 'post' | 'put' | 'delete', (req: Request, res: Response) => void>>) => {
-    for (const [method, handler] of Object.entries(handlers)) {
-      app[method as 'get'](path, json, handler as (req: Request, res: Response) => void);
-    }
-    const allowed = Object.keys(handlers).flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()]));
-    app.all(path, methodNotAllowed(allowed.join(', ')));
-  };
+  const route = (path: string, handlers: Handlers) => adminRoute(app, path, handlers);
 
   route(r.health, {
     get: (_req, res) => {
@@ -98,7 +104,7 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
 
   route(r.seed, {
     post: (req, res) => {
-      const b = body(req) as Record<string, unknown>;
+      const b = jsonBody(req) as Record<string, unknown>;
       if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new ApiError(400, messages.badField('body', 'must be a JSON object'));
       for (const key of Object.keys(b)) {
         if (!['seed', 'fixtures', 'clock'].includes(key)) throw new ApiError(400, messages.unknownField(`body.${key}`, ['seed', 'fixtures', 'clock']));
@@ -127,7 +133,7 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
       res.json({ accounts: world.accounts().map(accountView) });
     },
     post: (req, res) => {
-      const spec = fromFixtureError(() => validateAccount(body(req), 'body'));
+      const spec = fromFixtureError(() => validateAccount(jsonBody(req), 'body'));
       const created = fromFixtureError(() => world.createAccount(spec));
       res.status(201).json(accountView(created));
     },
@@ -164,7 +170,7 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
     next: (a: AccountStore) => number,
   ) => {
     const a = account(req);
-    const b = body(req);
+    const b = jsonBody(req);
     const many = Array.isArray(b);
     const raws = many ? (b as unknown[]) : [b];
     if (raws.length === 0) throw new ApiError(400, messages.badField('body', 'is an empty array'));
@@ -237,7 +243,7 @@ export function mountAdmin(app: Express, deps: AdminDeps): void {
       res.json(exportState(world));
     },
     put: (req, res) => {
-      importState(world, body(req));
+      importState(world, jsonBody(req));
       res.json({ status: 'imported', hash: stateHash(world, deps.publicUrl, deps.paging) });
     },
   });

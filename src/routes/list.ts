@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { authedAccount } from '../auth';
 import { responseKey, type RenderCache } from '../cache/render-cache';
+import { noteWarnings } from '../harness/journal';
 import { ApiError, messages } from '../errors';
 import { envelope, type ListKey } from '../format/envelope';
 import { parseListQuery } from '../query/list-query';
@@ -16,6 +17,8 @@ export interface ListSettings {
   maxPageSize: number | null;
   publicUrl: string;
   cache: RenderCache;
+  /** Turn every warning into a 400. */
+  strict: boolean;
 }
 
 /** One list resource (calls or recordings), as the generic handler sees it. */
@@ -68,7 +71,11 @@ export function listHandler<A extends string, R extends { sid: string }>(
     const sid = account.profile.sid;
     const lastSid = window.hasNext ? table.get(order.at(window.offset + window.count - 1)).sid : undefined;
     const { head, tail } = envelope(resource.key, window, resource.listUri(sid), lastSid);
-    for (const w of query.warnings) res.append('X-Emulator-Warning', headerSafe(w));
+    const warnings = query.warnings.map(headerSafe);
+    // --strict: whatever production would ignore or read differently is refused instead.
+    if (settings.strict && warnings.length > 0) throw new ApiError(400, warnings[0] as string);
+    for (const w of warnings) res.append('X-Emulator-Warning', w);
+    noteWarnings(res, warnings);
     const render = (index: number) => resource.render(table.get(index), sid, settings);
     if (window.count > STREAM_THRESHOLD) {
       // A huge page would flush the caches for one reader: it is rendered and streamed as is.
@@ -82,6 +89,6 @@ export function listHandler<A extends string, R extends { sid: string }>(
       items[k] = cache.item(table.id, index, () => render(index));
     }
     const key = responseKey(req);
-    sendBuilt(res, head, tail, items, key === null ? undefined : (r) => cache.responses.set(key, r, r.body.length + key.length));
+    sendBuilt(res, head, tail, items, warnings, key === null ? undefined : (r) => cache.responses.set(key, r, r.body.length + key.length));
   };
 }

@@ -22,7 +22,14 @@ function flatHeaders(res: Response): string[] {
  * copy of their bytes, with no string joining or re-encoding. The response goes to `keep`, for
  * the response cache.
  */
-export function sendBuilt(res: Response, head: string, tail: string, items: readonly Buffer[], keep?: (response: CachedResponse) => void): void {
+export function sendBuilt(
+  res: Response,
+  head: string,
+  tail: string,
+  items: readonly Buffer[],
+  warnings: readonly string[],
+  keep?: (response: CachedResponse) => void,
+): void {
   const parts: Buffer[] = [Buffer.from(head)];
   for (let k = 0; k < items.length; k++) {
     if (k > 0) parts.push(COMMA);
@@ -33,7 +40,7 @@ export function sendBuilt(res: Response, head: string, tail: string, items: read
   res.status(200);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', body.length);
-  keep?.({ headers: flatHeaders(res), body });
+  keep?.({ headers: flatHeaders(res), body, warnings });
   res.end(body);
 }
 

@@ -22,6 +22,9 @@ describe('loadConfig', () => {
       clockMs: Date.parse(DEFAULT_CLOCK),
       maxPageSize: null,
       cacheMb: 96,
+      journalSize: 1000,
+      strict: false,
+      adminToken: null,
     });
     expect(c.accounts.length).toBeGreaterThanOrEqual(4);
     expect(Object.isFrozen(c)).toBe(true);
@@ -52,14 +55,20 @@ describe('loadConfig', () => {
       clock: ['2020-01-02T03:04:05Z', Date.UTC(2020, 0, 2, 3, 4, 5)],
       'max-page-size': ['500', 500],
       'cache-mb': ['0', 0],
+      'journal-size': ['5', 5],
+      strict: ['true', true],
+      'admin-token': ['secret', 'secret'],
+      states: [file, file],
     };
     const field: Record<string, keyof Config> = {
       port: 'port', host: 'host', seed: 'seed', fixtures: 'fixturesPath', paging: 'paging',
       'public-url': 'publicUrl', clock: 'clockMs', 'max-page-size': 'maxPageSize', 'cache-mb': 'cacheMb',
+      'journal-size': 'journalSize', strict: 'strict', 'admin-token': 'adminToken', states: 'statesPath',
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;
-      expect(load([`--${o.name}`, raw])[field[o.name]!]).toEqual(parsed);
+      const argv = o.value === '' ? [`--${o.name}`] : [`--${o.name}`, raw];
+      expect(load(argv)[field[o.name]!]).toEqual(parsed);
       expect(load([], { [o.env]: raw })[field[o.name]!]).toEqual(parsed);
     }
   });
