@@ -25,6 +25,9 @@ export function makeEmulator(
     paging?: PagingProfile;
     maxPageSize?: number | null;
     cache?: RenderCacheOptions;
+    journalSize?: number;
+    strict?: boolean;
+    adminToken?: string;
   } = {},
 ): TestEmulator {
   const world = new World({
@@ -38,6 +41,9 @@ export function makeEmulator(
     maxPageSize: options.maxPageSize ?? null,
     publicUrl: PUBLIC_URL,
     ...(options.cache === undefined ? {} : { cache: options.cache }),
+    ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
+    strict: options.strict ?? false,
+    adminToken: options.adminToken ?? null,
     onInternalError: () => undefined,
   });
   return { app, world };

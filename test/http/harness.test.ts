@@ -1,0 +1,230 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { messages } from '../../src/errors';
+import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
+
+type Item = Record<string, any>;
+
+describe('the request journal', () => {
+  test('records API requests newest first, with status, account, duration and warnings; not admin ones', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    await authGet(app, `${callsPath(a.sid)}?Page=1`, a.token);
+    await authGet(app, `${callsPath(a.sid)}?Page=1`, a.token); // from the response cache
+    await authGet(app, `${recordingsPath(a.sid)}?pagesize=2`, a.token);
+    await request(app).get(callsPath(a.sid));
+    await request(app).get('/__admin/accounts');
+    const res = await request(app).get('/__admin/requests');
+    const entries = res.body.requests as Item[];
+    expect(entries.map((e) => e.status)).toEqual([401, 200, 200, 200]);
+    expect(entries[1]).toMatchObject({ method: 'GET', path: recordingsPath(a.sid), query: 'pagesize=2', account: a.sid, fault: null });
+    expect(entries[1]!.warnings[0]).toContain('did you mean PageSize?');
+    expect(entries[2]!.query).toBe('Page=1');
+    expect(typeof entries[0]!.duration_ms).toBe('number');
+    expect(Date.parse(entries[0]!.time)).not.toBeNaN();
+  });
+
+  test('filters: account, path prefix, status, since, limit; bad filters are 400', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    const b = byCalls(world, 50);
+    await authGet(app, callsPath(a.sid), a.token);
+    await authGet(app, recordingsPath(b.sid), b.token);
+    await authGet(app, `${callsPath(b.sid)}?Page=99`, b.token);
+    const q = async (query: string) => (await request(app).get(`/__admin/requests?${query}`)).body.requests as Item[];
+    expect((await q(`account=${b.sid}`)).length).toBe(2);
+    expect((await q(`path=${encodeURIComponent(callsPath(b.sid))}`)).length).toBe(1);
+    expect((await q('status=400')).map((e) => e.account)).toEqual([b.sid]);
+    expect((await q('limit=1')).length).toBe(1);
+    expect((await q('since=2999-01-01T00:00:00Z')).length).toBe(0);
+    expect((await q('since=2000-01-01T00:00:00Z')).length).toBe(3);
+    for (const bad of ['status=abc', 'limit=0', 'since=soon', 'colour=red']) {
+      expect((await request(app).get(`/__admin/requests?${bad}`)).status).toBe(400);
+    }
+    await request(app).delete('/__admin/requests').expect(200);
+    expect(await q('')).toEqual([]);
+  });
+
+  test('stays at its bound after 100,000 requests, memory flat', async () => {
+    const { app, world } = makeEmulator({ journalSize: 50 });
+    const a = byCalls(world, 1);
+    const path = callsPath(a.sid);
+    const req = { url: path, method: 'GET', headers: { authorization: `Basic ${Buffer.from(`${a.token}:`).toString('base64')}` } };
+    // Straight into the request listener with a minimal response: 100,000 supertest round trips would take minutes.
+    const fire = () =>
+      new Promise<void>((done) => {
+        const listeners: Record<string, (() => void)[]> = {};
+        const res = {
+          statusCode: 200,
+          writableFinished: false,
+          once: (ev: string, fn: () => void) => ((listeners[ev] ??= []).push(fn), res),
+          writeHead: () => res,
+          end: () => {
+            res.writableFinished = true;
+            for (const fn of listeners['close'] ?? []) fn();
+            done();
+          },
+        };
+        app(req as never, res as never);
+      });
+    await request(app).get(path).auth(a.token, ''); // fills the response cache
+    global.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 100_000; i++) await fire();
+    global.gc?.();
+    const after = process.memoryUsage().heapUsed;
+    const journal = (await request(app).get('/__admin/requests')).body;
+    expect(journal.held).toBe(50);
+    expect(journal.requests).toHaveLength(50);
+    expect(journal.seen).toBe(100_001);
+    expect(after - before).toBeLessThan(30 * 1024 * 1024);
+  });
+});
+
+describe('faults', () => {
+  test('create, list, get, delete; bad faults are 400', async () => {
+    const { app } = makeEmulator();
+    const created = await request(app).post('/__admin/faults').send({ path: '/call/', status: 503 });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: 'fault-1', path: '/call/', status: 503, matched: 0, applied: 0 });
+    expect((await request(app).get('/__admin/faults')).body.faults).toHaveLength(1);
+    expect((await request(app).get('/__admin/faults/fault-1')).body.id).toBe('fault-1');
+    expect((await request(app).delete('/__admin/faults/fault-1')).body).toEqual({ deleted: 'fault-1' });
+    expect((await request(app).get('/__admin/faults/fault-1')).status).toBe(404);
+    for (const bad of [{}, { status: 99 }, { fault: 'explode' }, { delay: { distribution: 'pareto' } }, { status: 500, fault: 'empty_response' }, { probability: 2, status: 500 }, { body: 'x' }, { colour: 1, status: 500 }]) {
+      const res = await request(app).post('/__admin/faults').send(bad);
+      expect(res.status).toBe(400);
+      expect(typeof res.body.message).toBe('string');
+    }
+  });
+
+  test('status with a body, limited to the first `times` matches; the journal marks it', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    await request(app).post('/__admin/faults').send({ account: a.sid, status: 503, body: { message: 'down' }, times: 2 });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await authGet(app, callsPath(a.sid), a.token)).status);
+    expect(statuses).toEqual([503, 503, 200, 200]);
+    const other = byCalls(world, 50);
+    expect((await authGet(app, callsPath(other.sid), other.token)).status).toBe(200);
+    const entries = (await request(app).get('/__admin/requests')).body.requests as Item[];
+    expect(entries.filter((e) => e.fault !== null).map((e) => e.fault)).toEqual([
+      { id: 'fault-1', effect: 'status' },
+      { id: 'fault-1', effect: 'status' },
+    ]);
+  });
+
+  test('a rate limit answers 429 with Retry-After past its limit', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    await request(app).post('/__admin/faults').send({ path: '/call/*/Calls.json', rate_limit: { limit: 3, window_s: 60 } });
+    const res = [];
+    for (let i = 0; i < 5; i++) res.push(await authGet(app, callsPath(a.sid), a.token));
+    expect(res.map((r) => r.status)).toEqual([200, 200, 200, 429, 429]);
+    expect(Number(res[3]!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(res[3]!.body.message).toBe(messages.rateLimited(3, 60));
+    expect((await authGet(app, recordingsPath(a.sid), a.token)).status).toBe(200);
+  });
+
+  test('connection_reset is seen by the client as a reset; empty_response as a hang-up', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    const server = http.createServer(app);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const get = () =>
+      new Promise<string>((done) => {
+        http
+          .get({ port, host: '127.0.0.1', path: callsPath(a.sid), auth: `${a.token}:`, agent: false }, (res) => {
+            res.resume();
+            res.on('end', () => done(`status ${res.statusCode}`));
+          })
+          .on('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+      });
+    try {
+      await request(app).post('/__admin/faults').send({ fault: 'connection_reset', times: 1 });
+      expect(await get()).toBe('ECONNRESET');
+      await request(app).post('/__admin/faults').send({ fault: 'empty_response', times: 1 });
+      expect(await get()).toBe('ECONNRESET');
+      expect(await get()).toBe('status 200');
+      const entries = (await request(app).get('/__admin/requests')).body.requests as Item[];
+      expect(entries.map((e) => e.status)).toEqual([200, 0, 0]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  test('delays: fixed and drawn; a seeded probability repeats from run to run', async () => {
+    const outcomes = async () => {
+      const { app, world } = makeEmulator();
+      const a = byCalls(world, 448);
+      await request(app).post('/__admin/faults').send({ probability: 0.5, status: 500 });
+      const seen: number[] = [];
+      for (let i = 0; i < 40; i++) seen.push((await authGet(app, `${callsPath(a.sid)}?Page=${i % 8}`, a.token)).status);
+      return seen;
+    };
+    const first = await outcomes();
+    expect(await outcomes()).toEqual(first);
+    expect(first.filter((s) => s === 500).length).toBeGreaterThan(8);
+    expect(first.filter((s) => s === 200).length).toBeGreaterThan(8);
+
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    await request(app).post('/__admin/faults').send({ delay_ms: 120, times: 1 });
+    const t0 = Date.now();
+    expect((await authGet(app, callsPath(a.sid), a.token)).status).toBe(200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
+    await request(app).post('/__admin/faults').send({ delay: { distribution: 'uniform', min_ms: 1, max_ms: 5 } });
+    expect((await authGet(app, callsPath(a.sid), a.token)).status).toBe(200);
+  });
+
+  test('a reset clears faults and the journal', async () => {
+    const { app } = makeEmulator();
+    await request(app).post('/__admin/faults').send({ status: 500 });
+    await request(app).get('/nowhere');
+    await request(app).post('/__admin/reset');
+    expect((await request(app).get('/__admin/faults')).body.faults).toEqual([]);
+    expect((await request(app).get('/__admin/requests')).body.requests).toEqual([]);
+  });
+});
+
+describe('--strict', () => {
+  test.each([
+    ['pagesize=5', 'did you mean PageSize?'],
+    ['SortBy=date_created', 'SortBy attribute'],
+    ['SortBy=', 'Empty SortBy'],
+    ['AfterSid=CA1', 'AfterSid is ignored'],
+    ['Page=1&Page=2', 'given more than once'],
+  ])('%s → 400 with the warning text', async (query, text) => {
+    const { app, world } = makeEmulator({ strict: true });
+    const a = byCalls(world, 448);
+    const res = await authGet(app, `${callsPath(a.sid)}?${query}`, a.token);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(text);
+    expect((await authGet(app, `${callsPath(a.sid)}?Page=1`, a.token)).status).toBe(200);
+  });
+});
+
+describe('--admin-token', () => {
+  test('admin calls need the bearer token, except GET health', async () => {
+    const { app } = makeEmulator({ adminToken: 's3cret' });
+    expect((await request(app).get('/__admin/health')).status).toBe(200);
+    const denied = await request(app).get('/__admin/accounts');
+    expect(denied.status).toBe(401);
+    expect(denied.headers['www-authenticate']).toMatch(/^Bearer/);
+    expect(denied.body).toEqual({ message: messages.adminUnauthorized });
+    expect((await request(app).post('/__admin/reset').set('Authorization', 'Bearer wrong')).status).toBe(401);
+    expect((await request(app).get('/__admin/accounts').set('Authorization', 'Bearer s3cret')).status).toBe(200);
+  });
+});
+
+describe('health', () => {
+  test('status, version, seed, uptime and counts', async () => {
+    const { app } = makeEmulator();
+    const res = await request(app).get('/__admin/health');
+    expect(Object.keys(res.body)).toEqual(['status', 'version', 'seed', 'uptime_s', 'accounts', 'calls', 'recordings', 'journal', 'faults', 'strict']);
+    expect(res.body).toMatchObject({ calls: 499, recordings: 195, faults: 0, strict: false });
+  });
+});
