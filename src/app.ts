@@ -5,6 +5,7 @@ import { ApiError, messages } from './errors';
 import { ADMIN, adminRoutes } from './format/uris';
 import { Faults, type FaultAction } from './harness/faults';
 import { Journal, noteWarnings, warningsOf } from './harness/journal';
+import type { StateDef } from './admin/provider-states';
 import type { PagingProfile } from './query/paging';
 import type { World } from './store/world';
 import { mountAdmin } from './routes/admin';
@@ -27,6 +28,8 @@ export interface AppDeps {
   strict?: boolean;
   /** When set, /__admin (but GET /__admin/health) needs `Authorization: Bearer <token>`. */
   adminToken?: string | null;
+  /** Pact provider states by name (see `--states`). */
+  states?: ReadonlyMap<string, StateDef>;
   /** Seconds since start, for the health check; never shapes data. */
   uptime?: () => number;
   /** Where unexpected errors are reported. */
@@ -114,7 +117,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     },
     health: () => ({ journal: journal.count, faults: faults.size, strict: settings.strict }),
   });
-  mountHarness(app, { journal, faults });
+  mountHarness(app, { journal, faults, world, states: deps.states ?? new Map() });
   app.use(notFound);
   app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));
 

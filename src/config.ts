@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { AccountSpec } from './generators/account';
 import type { PagingProfile } from './query/paging';
 import { parseFixtures } from './store/fixtures';
+import { parseStates, StatesError, type StateDef } from './admin/provider-states';
 
 /**
  * Configuration: flags override environment variables, which override defaults. It is read and
@@ -29,8 +30,9 @@ export interface Config {
   strict: boolean;
   /** Bearer token the admin API requires; null means none. */
   adminToken: string | null;
-  /** The provider states file. */
+  /** The provider states file, and its states. */
   statesPath: string;
+  states: ReadonlyMap<string, StateDef>;
 }
 
 /** A bad option value; startup stops with this message and exit code 2. */
@@ -131,6 +133,22 @@ function parsePublicUrl(label: string, raw: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+/** Reads and checks a provider states file. */
+export function readStates(path: string): Map<string, StateDef> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${path}: cannot read the states file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  try {
+    return parseStates(text, path);
+  } catch (err) {
+    if (err instanceof StatesError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
 function readFixtures(path: string): AccountSpec[] {
   let text: string;
   try {
@@ -217,6 +235,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     strict: strict !== undefined && (strict.raw === 'true' || strict.raw === '1'),
     adminToken: adminToken?.raw ?? null,
     statesPath: states === undefined ? DEFAULT_STATES : resolve(states.raw),
+    states: readStates(states === undefined ? DEFAULT_STATES : resolve(states.raw)),
   };
   return { kind: 'config', config: Object.freeze(config) };
 }

@@ -55,5 +55,6 @@ export const messages = {
   injected: (status: number) => `Status ${status} injected by the emulator`,
   adminUnauthorized: 'The admin API needs Authorization: Bearer <admin token> (--admin-token)',
   noFault: (id: string) => `No fault ${id}`,
+  unknownState: (name: string, known: readonly string[]) => `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,
   duplicateSid: (field: string, sid: string) => `${field}: ${sid} is already taken`,
 } as const;

@@ -47,6 +47,7 @@ export async function startEmulator(config: Readonly<Config>): Promise<RunningEm
     journalSize: config.journalSize,
     strict: config.strict,
     adminToken: config.adminToken,
+    states: config.states,
     cache: { itemBytes: (config.cacheMb * 2 ** 20) / 3, responseBytes: (config.cacheMb * 2 ** 20 * 2) / 3 },
     uptime: () => process.uptime() - started,
   });

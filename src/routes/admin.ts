@@ -26,7 +26,7 @@ export interface AdminDeps {
 }
 
 /** The accounts as the admin API shows them: with tokens, so tests can authenticate. */
-function accountView(a: AccountStore) {
+export function accountView(a: AccountStore) {
   return {
     sid: a.profile.sid,
     token: a.profile.token,

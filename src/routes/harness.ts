@@ -4,7 +4,9 @@ import { ApiError, messages } from '../errors';
 import { adminRoutes as r } from '../format/uris';
 import { parseFault, type Faults } from '../harness/faults';
 import type { Journal, JournalFilter } from '../harness/journal';
-import { adminRoute, jsonBody } from './admin';
+import { applyProviderState, type StateDef } from '../admin/provider-states';
+import type { World } from '../store/world';
+import { accountView, adminRoute, jsonBody } from './admin';
 
 /** The query of `GET /__admin/requests`, validated; a 400 naming the parameter otherwise. */
 function journalFilter(rawQuery: string, size: number): JournalFilter {
@@ -40,9 +42,21 @@ function journalFilter(rawQuery: string, size: number): JournalFilter {
   return filter;
 }
 
-/** `/__admin/requests` (the journal) and `/__admin/faults`. */
-export function mountHarness(app: Express, deps: { journal: Journal; faults: Faults }): void {
+/** `/__admin/requests` (the journal), `/__admin/faults` and `/__admin/provider-states`. */
+export function mountHarness(
+  app: Express,
+  deps: { journal: Journal; faults: Faults; world: World; states: ReadonlyMap<string, StateDef> },
+): void {
   const { journal, faults } = deps;
+  adminRoute(app, r.providerStates, {
+    get: (_req, res) => {
+      res.json({ states: [...deps.states].map(([name, def]) => ({ name, description: def.description ?? null, params: def.params })) });
+    },
+    post: (req, res) => {
+      const done = applyProviderState(deps.world, deps.states, jsonBody(req));
+      res.json({ state: done.state, action: done.action, accounts: done.accounts.map(accountView) });
+    },
+  });
   adminRoute(app, r.requests, {
     get: (req, res) => {
       const q = req.originalUrl.indexOf('?');

@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { EmulatorApp } from '../../src/app';
 import type { RenderCacheOptions } from '../../src/cache/render-cache';
 import { createApp } from '../../src/app';
-import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, parseClock } from '../../src/config';
+import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, DEFAULT_STATES, parseClock, readStates } from '../../src/config';
 import type { AccountSpec } from '../../src/generators/account';
 import type { PagingProfile } from '../../src/query/paging';
 import { parseFixtures } from '../../src/store/fixtures';
@@ -43,6 +43,7 @@ export function makeEmulator(
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
     strict: options.strict ?? false,
+    states: readStates(DEFAULT_STATES),
     adminToken: options.adminToken ?? null,
     onInternalError: () => undefined,
   });

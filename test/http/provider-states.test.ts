@@ -1,0 +1,48 @@
+import request from 'supertest';
+import { messages } from '../../src/errors';
+import { authGet, callsPath, makeEmulator, recordingsPath } from '../support/app';
+
+describe('POST /__admin/provider-states', () => {
+  test('setup with defaults, then with params; teardown removes the account', async () => {
+    const { app, world } = makeEmulator();
+    const res = await request(app).post('/__admin/provider-states').send({ state: 'an account with calls', action: 'setup' });
+    expect(res.status).toBe(200);
+    expect(res.body.accounts[0]).toMatchObject({ sid: 'AC00000000000000000000000000000a11', token: 'pact-token', calls: 120, recordings: 30 });
+    const again = await request(app).post('/__admin/provider-states').send({ state: 'an account with calls', params: { calls: 7, token: 'other' } });
+    expect(again.body.accounts[0]).toMatchObject({ calls: 7, token: 'other' });
+    expect((await authGet(app, callsPath('AC00000000000000000000000000000a11'), 'other')).body.total).toBe(7);
+    expect(world.accounts().filter((a) => a.profile.sid === 'AC00000000000000000000000000000a11')).toHaveLength(1);
+    const down = await request(app).post('/__admin/provider-states').send({ state: 'an account with calls', action: 'teardown' });
+    expect(down.body).toEqual({ state: 'an account with calls', action: 'teardown', accounts: [] });
+    expect(world.account('AC00000000000000000000000000000a11')).toBeUndefined();
+  });
+
+  test('a state with inserted records', async () => {
+    const { app } = makeEmulator();
+    await request(app).post('/__admin/provider-states').send({ state: 'a call with recordings' }).expect(200);
+    const recs = await authGet(app, recordingsPath('AC00000000000000000000000000000c01'), 'pact-call-token');
+    expect(recs.body.total).toBe(3);
+    expect(recs.body.recordings.map((r: { duration: string }) => r.duration)).toEqual(['7.25', '60.0', '42.5']);
+  });
+
+  test('the states are listed', async () => {
+    const { app } = makeEmulator();
+    const res = await request(app).get('/__admin/provider-states');
+    expect(res.body.states.map((s: { name: string }) => s.name)).toEqual(['an account with calls', 'an empty account', 'a call with recordings']);
+  });
+
+  test.each([
+    [{ state: 'a sunny day' }, messages.unknownState('a sunny day', ['an account with calls', 'an empty account', 'a call with recordings'])],
+    [{ state: 'an empty account', action: 'explode' }, 'body.action'],
+    [{ state: 'an empty account', params: { colour: 'red' } }, 'body.params.colour: unknown field'],
+    [{ state: 'an account with calls', params: { calls: -3 } }, 'calls: must be an integer'],
+    [{}, 'body.state'],
+  ])('%j → 400', async (payload, text) => {
+    const { app, world } = makeEmulator();
+    const before = world.accounts().length;
+    const res = await request(app).post('/__admin/provider-states').send(payload);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(text);
+    expect(world.accounts().length).toBe(before);
+  });
+});

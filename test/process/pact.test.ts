@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { startCli, type Spawned } from '../support/process';
+
+const PACT = resolve(__dirname, '..', 'pacts', 'callrec-client-callrec-emulator.json');
+const VERIFY = resolve(__dirname, '..', 'support', 'verify-pact.js');
+
+/**
+ * A consumer's pact, verified against the running emulator as a provider pipeline would:
+ * Pact's verifier replays each interaction after asking /__admin/provider-states to set its state.
+ */
+describe('Pact provider verification', () => {
+  let em: Spawned;
+  beforeAll(async () => {
+    em = await startCli([]);
+  });
+  afterAll(async () => {
+    await em.stop();
+  });
+
+  test('every interaction of test/pacts passes, with provider states', async () => {
+    const run = await promisify(execFile)(process.execPath, [VERIFY, em.url, PACT]).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, out: err.stdout + err.stderr }),
+    );
+    expect(run.out).toContain('pact verification passed');
+    expect(run.code).toBe(0);
+  }, 60_000);
+
+  test('a pact the emulator breaks fails verification (the check is real)', async () => {
+    const { writeFileSync, readFileSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const broken = JSON.parse(readFileSync(PACT, 'utf8')) as { interactions: { response: { body?: Record<string, unknown> } }[] };
+    broken.interactions[1]!.response.body!['total'] = 5;
+    const file = resolve(mkdtempSync(resolve(tmpdir(), 'pact-')), 'broken.json');
+    writeFileSync(file, JSON.stringify(broken));
+    const run = await promisify(execFile)(process.execPath, [VERIFY, em.url, file]).then(
+      () => 0,
+      (err: { code: number }) => err.code,
+    );
+    expect(run).toBe(1);
+  }, 60_000);
+});
