@@ -8,7 +8,7 @@ describe('POST /__admin/provider-states', () => {
     const res = await request(app).post('/__admin/provider-states').send({ state: 'an account with calls', action: 'setup' });
     expect(res.status).toBe(200);
     expect(res.body.accounts[0]).toMatchObject({ sid: 'AC00000000000000000000000000000a11', token: 'pact-token', calls: 120, recordings: 30 });
-    const again = await request(app).post('/__admin/provider-states').send({ state: 'an account with calls', params: { calls: 7, token: 'other' } });
+    const again = await request(app).post('/__admin/provider-states').send({ state: 'an account with calls', params: { calls: 7, recordings: 2, token: 'other' } });
     expect(again.body.accounts[0]).toMatchObject({ calls: 7, token: 'other' });
     expect((await authGet(app, callsPath('AC00000000000000000000000000000a11'), 'other')).body.total).toBe(7);
     expect(world.accounts().filter((a) => a.profile.sid === 'AC00000000000000000000000000000a11')).toHaveLength(1);
