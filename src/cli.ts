@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig, type Config } from './config';
 import { callsListPath } from './format/uris';
-import { startEmulator, type RunningEmulator } from './server';
+import { serve, type RunningEmulator } from './server';
 import { FixtureError } from './store/fixtures';
 
 /** The start-up text: where it listens, the accounts and their tokens, one curl to paste. */
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   }
   let em: RunningEmulator;
   try {
-    em = await startEmulator(config);
+    em = await serve(config);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e instanceof FixtureError) {

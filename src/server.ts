@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app';
+import { createApp, type EmulatorApp } from './app';
 import type { Config } from './config';
 import { World } from './store/world';
 
 export interface RunningEmulator {
+  /** The request listener, with its journal and faults. */
+  app: EmulatorApp;
   /** Where it listens, e.g. http://127.0.0.1:8080. */
   url: string;
   /** Base of `file_uri`. */
@@ -25,7 +27,7 @@ function listeningUrl(host: string, port: number): string {
  * Builds the world and listens. The app is made once the port is known, because with `--port 0`
  * the default public URL (and so every `file_uri`) depends on it.
  */
-export async function startEmulator(config: Readonly<Config>): Promise<RunningEmulator> {
+export async function serve(config: Readonly<Config>): Promise<RunningEmulator> {
   const world = new World({ seed: config.seed, clockMs: config.clockMs, accounts: config.accounts });
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -62,5 +64,5 @@ export async function startEmulator(config: Readonly<Config>): Promise<RunningEm
       });
       server.closeIdleConnections();
     });
-  return { url, publicUrl, world, server, close };
+  return { app, url, publicUrl, world, server, close };
 }

@@ -63,6 +63,24 @@ describe('the built server', () => {
     }
   });
 
+  test('the state hash is equal across two processes for equal inputs and writes', async () => {
+    const one = await startCli(PUBLIC, { TZ: 'UTC' });
+    const two = await startCli(PUBLIC, { TZ: 'Asia/Kolkata' });
+    try {
+      const write = async (em: Spawned) => {
+        const [a] = await adminAccounts(em.url);
+        await fetch(`${em.url}/__admin/accounts/${a!.sid}/calls`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[{"from":"x"},{}]' });
+        return JSON.parse((await get(`${em.url}/__admin/state/hash`)).text).hash as string;
+      };
+      const [h1, h2] = [await write(one), await write(two)];
+      expect(h1).toMatch(/^[0-9a-f]{64}$/);
+      expect(h2).toBe(h1);
+      expect((await get(`${one.url}/__admin/state`)).text).toBe((await get(`${two.url}/__admin/state`)).text);
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+    }
+  });
+
   test('growing an account leaves its existing records unchanged', async () => {
     const small = fixture('small.json', { accounts: [{ friendly_name: 'Grow', calls: 448, recordings: 160 }] });
     const large = fixture('large.json', {
@@ -115,6 +133,15 @@ describe('the built server', () => {
     const code = await em.stop(signal);
     expect(code).toBe(0);
     expect(em.stdout()).toContain(`${signal}, stopping`);
+  });
+
+  test('listening beyond loopback without --admin-token prints a warning', async () => {
+    const em = await startCli(['--host', '0.0.0.0']);
+    try {
+      expect(em.stderr()).toContain('open admin API');
+    } finally {
+      await em.stop();
+    }
   });
 
   test('PORT and HOST come from the environment when no flag is given', async () => {

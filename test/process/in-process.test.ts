@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { startEmulator, type EmulatorHandle } from '../../src/emulator';
+import { requireBuild, ROOT } from '../support/process';
+
+describe('startEmulator (in-process API)', () => {
+  let em: EmulatorHandle;
+  beforeAll(async () => {
+    em = await startEmulator({ seed: 'in-process', fixtures: { accounts: [{ friendly_name: 'A', calls: 30, recordings: 10 }, { friendly_name: 'B', calls: 5 }] } });
+  });
+  afterAll(async () => {
+    await em.close();
+  });
+
+  const list = async (sid: string, token: string) =>
+    (await (await fetch(`${em.url}/call/2012-04-24/Accounts/${sid}/Calls.json`, { headers: { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` } })).json()) as { total: number; calls: { sid: string }[] };
+
+  test('listens on a free port and lists its accounts', async () => {
+    expect(em.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(em.accounts.map((a) => [a.friendly_name, a.calls, a.recordings])).toEqual([['A', 30, 10], ['B', 5, 0]]);
+    const [a] = em.accounts;
+    expect((await list(a!.sid, a!.token)).total).toBe(30);
+  });
+
+  test('addCalls, addRecordings, requests, reset', async () => {
+    const [a, b] = em.accounts;
+    const added = await em.addCalls(a!.sid, [{ duration: 30, status: 'completed' }, {}]);
+    expect(added).toHaveLength(2);
+    const recs = await em.addRecordings(a!.sid, { call_sid: added[0]!['sid'] });
+    expect(recs[0]!['call_sid']).toBe(added[0]!['sid']);
+    expect((await list(a!.sid, a!.token)).total).toBe(32);
+    const journal = await em.requests({ account: a!.sid, limit: 1 });
+    expect(journal).toHaveLength(1);
+    expect(journal[0]!.status).toBe(200);
+    await em.addCalls(b!.sid);
+    await em.reset(a!.sid);
+    expect((await list(a!.sid, a!.token)).total).toBe(30);
+    expect((await list(b!.sid, b!.token)).total).toBe(6);
+    await em.reset();
+    expect((await list(b!.sid, b!.token)).total).toBe(5);
+  });
+
+  test('faults and seed', async () => {
+    const [a] = em.accounts;
+    const fault = await em.faults.add({ status: 503, times: 1 });
+    expect(fault.id).toBe('fault-1');
+    expect((await em.faults.list())).toHaveLength(1);
+    const res = await fetch(`${em.url}/call/2012-04-24/Accounts/${a!.sid}/Calls.json`);
+    expect(res.status).toBe(503);
+    await em.faults.clear();
+    expect(await em.faults.list()).toEqual([]);
+    await em.seed('another', { accounts: [{ friendly_name: 'Only', calls: 3 }] });
+    expect(em.accounts).toHaveLength(1);
+    expect(em.accounts[0]!.sid).not.toBe(a!.sid);
+  });
+
+  test('a bad option rejects with its message', async () => {
+    await expect(startEmulator({ paging: 'lazy' as never })).rejects.toThrow('--paging: must be production or documented');
+    await expect(startEmulator({ fixtures: { accounts: [{ calls: 1 }] } })).rejects.toThrow('options.fixtures: accounts[0].friendly_name');
+  });
+
+  test('the jest globalSetup/globalTeardown example passes', async () => {
+    requireBuild();
+    const jest = resolve(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+    const run = await promisify(execFile)(process.execPath, [jest, '-c', resolve(ROOT, 'examples', 'jest', 'jest.config.js')], { cwd: ROOT }).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, out: err.stdout + err.stderr }),
+    );
+    expect(run.out).toContain('Tests:       2 passed, 2 total');
+    expect(run.code).toBe(0);
+  }, 60_000);
+});
