@@ -1,7 +1,7 @@
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_CLOCK, DEFAULT_FIXTURES, OPTIONS, helpText, loadConfig, parseClock, type Config } from '../../src/config';
+import { ConfigError, DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_STATES, OPTIONS, helpText, loadConfig, parseClock, type Config } from '../../src/config';
 
 const load = (argv: string[], env: Record<string, string> = {}): Readonly<Config> => {
   const r = loadConfig(argv, env);
@@ -58,7 +58,7 @@ describe('loadConfig', () => {
       'journal-size': ['5', 5],
       strict: ['true', true],
       'admin-token': ['secret', 'secret'],
-      states: [file, file],
+      states: [DEFAULT_STATES, DEFAULT_STATES],
     };
     const field: Record<string, keyof Config> = {
       port: 'port', host: 'host', seed: 'seed', fixtures: 'fixturesPath', paging: 'paging',
@@ -88,6 +88,14 @@ describe('loadConfig', () => {
     [['stray'], 'see --help'],
   ])('%j → %s', (argv, text) => {
     expect(() => load(argv)).toThrow(text);
+  });
+
+  test('a states file that is not one names the file and the field', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callrec-'));
+    const file = join(dir, 's.json');
+    writeFileSync(file, JSON.stringify({ states: { x: { account: 5 } } }));
+    expect(() => load(['--states', file])).toThrow(`${file}: states["x"].account: must be an object`);
+    expect(load([]).states.size).toBe(3);
   });
 
   test('a bad env value names the variable', () => {
