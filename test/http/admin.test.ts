@@ -50,3 +50,30 @@ describe('admin', () => {
     expect(res.body.message).toContain('not allowed');
   });
 });
+
+describe('every admin route refuses methods it does not serve', () => {
+  const sid = `AC${'1'.repeat(32)}`;
+  test.each([
+    ['patch', '/__admin/health', 'GET, HEAD'],
+    ['put', '/__admin/reset', 'POST'],
+    ['get', '/__admin/seed', 'POST'],
+    ['put', '/__admin/accounts', 'GET, HEAD, POST'],
+    ['post', `/__admin/accounts/${sid}`, 'GET, HEAD, DELETE'],
+    ['delete', `/__admin/accounts/${sid}/reset`, 'POST'],
+    ['get', `/__admin/accounts/${sid}/calls`, 'POST'],
+    ['post', `/__admin/accounts/${sid}/calls/x`, 'DELETE'],
+    ['get', `/__admin/accounts/${sid}/recordings`, 'POST'],
+    ['get', `/__admin/accounts/${sid}/recordings/x`, 'DELETE'],
+    ['post', '/__admin/state', 'GET, HEAD, PUT'],
+    ['post', '/__admin/state/hash', 'GET, HEAD'],
+    ['post', '/__admin/requests', 'GET, HEAD, DELETE'],
+    ['put', '/__admin/faults', 'GET, HEAD, POST, DELETE'],
+    ['post', '/__admin/faults/fault-1', 'GET, HEAD, DELETE'],
+    ['delete', '/__admin/provider-states', 'GET, HEAD, POST'],
+  ] as const)('%s %s → 405, Allow: %s', async (method, path, allow) => {
+    const res = await request(app)[method](path);
+    expect(res.status).toBe(405);
+    expect(res.headers['allow']).toBe(allow);
+    expect(res.body.message).toContain('not allowed');
+  });
+});
