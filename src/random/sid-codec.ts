@@ -1,14 +1,4 @@
-import { hash64, hex8 } from './stream';
-
-function mix32(x: number): number {
-  let h = x >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x7feb352d);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x846ca68b);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+import { hash64, hex8, mix32 } from './stream';
 
 const ROUNDS = 3;
 

@@ -9,8 +9,8 @@ export function hex8(x: number): string {
   return HEX_BYTE[(x >>> 24) & 255]! + HEX_BYTE[(x >>> 16) & 255]! + HEX_BYTE[(x >>> 8) & 255]! + HEX_BYTE[x & 255]!;
 }
 
-/** murmur3's finaliser: a bijection on 32-bit integers that mixes every bit into every other. */
-function mix32(x: number): number {
+/** murmur3's finaliser: a bijection on 32-bit integers that mixes every bit into every other. @example mix32(1) // 1364076727 */
+export function mix32(x: number): number {
   let h = x >>> 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

@@ -9,11 +9,10 @@ import {
 } from '../generators/call';
 import { blockLayout, CALLS_PER_BLOCK } from '../generators/recording-layout';
 import type { CallSortAttribute, SortSpec } from '../query/sort';
-import { INSERT_BASE, mergeOrder, Overlay } from './overlay';
+import { Table } from './table';
 import {
   countingSortPermutation,
   indexOrder,
-  newTableId,
   permutationOrder,
   rankStrings,
   reverseIndexOrder,
@@ -69,77 +68,32 @@ function compareCalls(sort: SortSpec<CallSortAttribute> | null): (a: CallRecord,
  * calls' sort fields) and each order as a Uint32Array permutation, built on first use.
  * A million calls: columns about 14 MB, each order 4 MB.
  */
-export class CallTable {
+export class CallTable extends Table<CallRecord, CallSortAttribute> {
   private columns: Record<SortedAttribute, Column> | null = null;
   private readonly orders = new Map<string, Uint32Array>();
-  /** Unique in the process, for caches keyed by table. */
-  readonly id = newTableId();
-  /** Admin writes: inserted calls (ids from INSERT_BASE) and deleted seeded ones. */
-  readonly overlay = new Overlay<CallRecord>();
-  private readonly overlayOrders = new Map<string, Uint32Array>();
 
   constructor(
     private readonly world: WorldContext,
     private readonly account: AccountProfile,
-    /** How many calls the seed makes. */
-    readonly seeded: number,
-  ) {}
-
-  /** Calls in the list now. */
-  get count(): number {
-    return this.seeded - this.overlay.deleted.size + this.overlay.inserted.size;
+    seeded: number,
+  ) {
+    super(seeded);
   }
 
-  /** The call with this id: a seeded index, or an inserted id. */
-  get(id: number): CallRecord {
-    return id >= INSERT_BASE ? (this.overlay.inserted.get(id) as CallRecord) : generateCall(this.world, this.account, id);
+  protected seededRecord(i: number): CallRecord {
+    return generateCall(this.world, this.account, i);
   }
 
-  /** The id of the live call with this sid, or undefined. */
-  find(sid: string): number | undefined {
-    const i = seededCallIndex(this.world, this.account, sid, this.seeded);
-    if (i !== undefined) return this.overlay.deleted.has(i) ? undefined : i;
-    for (const [id, call] of this.overlay.inserted) if (call.sid === sid) return id;
-    return undefined;
+  protected seededIndex(sid: string): number | undefined {
+    return seededCallIndex(this.world, this.account, sid, this.seeded);
   }
 
-  /** Adds a call built by the caller (its `index` is set here); returns its id. */
-  insert(call: CallRecord): number {
-    const id = INSERT_BASE + this.overlay.nextInsert++;
-    call.index = id;
-    this.overlay.inserted.set(id, call);
-    this.overlayOrders.clear();
-    return id;
-  }
-
-  remove(id: number): void {
-    if (id >= INSERT_BASE) this.overlay.inserted.delete(id);
-    else this.overlay.deleted.add(id);
-    this.overlayOrders.clear();
-  }
-
-  /** Back to the seeded calls. */
-  clearWrites(): void {
-    this.overlay.clear();
-    this.overlayOrders.clear();
-  }
-
-  /** The list order for a SortBy (null: the default, `date_created` descending). */
-  order(sort: SortSpec<CallSortAttribute> | null): Order {
-    const seededOrder = this.seededOrder(sort);
-    if (this.overlay.empty) return seededOrder;
-    const key = sort === null ? 'default' : `${sort.attribute}:${sort.direction}`;
-    let perm = this.overlayOrders.get(key);
-    if (perm === undefined) {
-      const compare = compareCalls(sort);
-      perm = mergeOrder(seededOrder, this.overlay.deleted, this.overlay.inserted.keys(), (a, b) => compare(this.get(a), this.get(b)));
-      this.overlayOrders.set(key, perm);
-    }
-    return permutationOrder(perm);
+  protected comparator(sort: SortSpec<CallSortAttribute> | null): (a: CallRecord, b: CallRecord) => number {
+    return compareCalls(sort);
   }
 
   /** The order of the seeded calls alone. */
-  private seededOrder(sort: SortSpec<CallSortAttribute> | null): Order {
+  protected seededOrder(sort: SortSpec<CallSortAttribute> | null): Order {
     if (sort === null || sort.attribute === 'DateCreated') {
       // Creation time falls as the index grows: these orders need no sorting at all.
       return sort?.direction === 'asc' ? reverseIndexOrder(this.seeded) : indexOrder(this.seeded);
@@ -159,8 +113,7 @@ export class CallTable {
     let bytes = 0;
     if (this.columns !== null) for (const c of Object.values(this.columns)) bytes += c.keys.byteLength;
     for (const perm of this.orders.values()) bytes += perm.byteLength;
-    for (const perm of this.overlayOrders.values()) bytes += perm.byteLength;
-    return bytes;
+    return bytes + this.overlayBytes();
   }
 
   private loadColumns(): Record<SortedAttribute, Column> {

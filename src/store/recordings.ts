@@ -4,7 +4,6 @@ import type { RecordingSortAttribute, SortSpec } from '../query/sort';
 import {
   countingSortPermutation,
   indexOrder,
-  newTableId,
   permutationOrder,
   rankNumbers,
   rankStrings,
@@ -12,7 +11,7 @@ import {
   type Order,
   type Ranked,
 } from './order';
-import { INSERT_BASE, mergeOrder, Overlay } from './overlay';
+import { Table } from './table';
 
 /** How a SortBy attribute compares two recordings, as `compareCalls` does for calls. */
 function compareRecordings(sort: SortSpec<RecordingSortAttribute> | null): (a: RecordingRecord, b: RecordingRecord) => number {
@@ -30,71 +29,31 @@ function compareRecordings(sort: SortSpec<RecordingSortAttribute> | null): (a: R
 }
 
 /** The recordings of one account: made on read, with rank columns, cached permutations and writes. */
-export class RecordingTable {
+export class RecordingTable extends Table<RecordingRecord, RecordingSortAttribute> {
   private columns: Record<'Duration' | 'CallSid', Ranked> | null = null;
   private readonly orders = new Map<string, Uint32Array>();
-  /** Unique in the process, for caches keyed by table. */
-  readonly id = newTableId();
-  readonly overlay = new Overlay<RecordingRecord>();
-  private readonly overlayOrders = new Map<string, Uint32Array>();
 
   constructor(
     private readonly world: WorldContext,
     private readonly account: AccountProfile,
-    /** How many recordings the seed makes. */
-    readonly seeded: number,
-  ) {}
-
-  get count(): number {
-    return this.seeded - this.overlay.deleted.size + this.overlay.inserted.size;
+    seeded: number,
+  ) {
+    super(seeded);
   }
 
-  get(id: number): RecordingRecord {
-    return id >= INSERT_BASE ? (this.overlay.inserted.get(id) as RecordingRecord) : generateRecording(this.world, this.account, id);
+  protected seededRecord(j: number): RecordingRecord {
+    return generateRecording(this.world, this.account, j);
   }
 
-  /** The id of the live recording with this sid, or undefined. */
-  find(sid: string): number | undefined {
-    const j = seededRecordingIndex(this.account, sid, this.seeded);
-    if (j !== undefined) return this.overlay.deleted.has(j) ? undefined : j;
-    for (const [id, rec] of this.overlay.inserted) if (rec.sid === sid) return id;
-    return undefined;
+  protected seededIndex(sid: string): number | undefined {
+    return seededRecordingIndex(this.account, sid, this.seeded);
   }
 
-  insert(rec: RecordingRecord): number {
-    const id = INSERT_BASE + this.overlay.nextInsert++;
-    rec.index = id;
-    this.overlay.inserted.set(id, rec);
-    this.overlayOrders.clear();
-    return id;
+  protected comparator(sort: SortSpec<RecordingSortAttribute> | null): (a: RecordingRecord, b: RecordingRecord) => number {
+    return compareRecordings(sort);
   }
 
-  remove(id: number): void {
-    if (id >= INSERT_BASE) this.overlay.inserted.delete(id);
-    else this.overlay.deleted.add(id);
-    this.overlayOrders.clear();
-  }
-
-  clearWrites(): void {
-    this.overlay.clear();
-    this.overlayOrders.clear();
-  }
-
-  /** The list order for a SortBy (null: the default, `date_created` descending). */
-  order(sort: SortSpec<RecordingSortAttribute> | null): Order {
-    const seededOrder = this.seededOrder(sort);
-    if (this.overlay.empty) return seededOrder;
-    const key = sort === null ? 'default' : `${sort.attribute}:${sort.direction}`;
-    let perm = this.overlayOrders.get(key);
-    if (perm === undefined) {
-      const compare = compareRecordings(sort);
-      perm = mergeOrder(seededOrder, this.overlay.deleted, this.overlay.inserted.keys(), (a, b) => compare(this.get(a), this.get(b)));
-      this.overlayOrders.set(key, perm);
-    }
-    return permutationOrder(perm);
-  }
-
-  private seededOrder(sort: SortSpec<RecordingSortAttribute> | null): Order {
+  protected seededOrder(sort: SortSpec<RecordingSortAttribute> | null): Order {
     if (sort === null || sort.attribute === 'DateCreated') {
       return sort?.direction === 'asc' ? reverseIndexOrder(this.seeded) : indexOrder(this.seeded);
     }
