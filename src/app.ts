@@ -10,7 +10,9 @@ import type { PagingProfile } from './query/paging';
 import type { World } from './store/world';
 import { mountAdmin } from './routes/admin';
 import { mountHarness } from './routes/harness';
+import { mountAudio } from './routes/audio';
 import { mountCalls } from './routes/calls';
+import { mountRecords } from './routes/records';
 import { errorHandler, notFound } from './routes/error-handler';
 import { mountRecordings } from './routes/recordings';
 
@@ -106,6 +108,9 @@ export function createApp(deps: AppDeps): EmulatorApp {
   // Routes sit on the app itself, not in nested routers: each router level costs every request.
   mountCalls(app, world, settings);
   mountRecordings(app, world, settings);
+  // The audio route comes before the single-recording one, whose sid would swallow ".wav".
+  mountAudio(app, world);
+  mountRecords(app, world, settings);
   mountAdmin(app, {
     world,
     publicUrl: deps.publicUrl,

@@ -4,7 +4,7 @@
  */
 
 /** Every status code the emulator answers with on purpose. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 416 | 429 | 500;
 
 export class ApiError extends Error {
   readonly status: ErrorStatus;
@@ -54,6 +54,12 @@ export const messages = {
   rateLimited: (limit: number, windowS: number) => `Rate limit injected by the emulator: more than ${limit} requests in ${windowS} s`,
   injected: (status: number) => `Status ${status} injected by the emulator`,
   adminUnauthorized: 'The admin API needs Authorization: Bearer <admin token> (--admin-token)',
+  badDay: (name: string, value: string) => `${name} must start with a date as yyyy-MM-dd, got ${JSON.stringify(value)}`,
+  rangeNotSatisfiable: (size: number) => `The Range asks for bytes outside the ${size} of this file`,
+  notFoundPrinted: (method: string, path: string, lacks: string, instead: string) =>
+    `No resource at ${method} ${path}: the path lacks ${lacks}, as the URIs production prints do; request ${instead}`,
+  noCall404: (sid: string) => `No call ${sid} in this account`,
+  noRecording404: (sid: string) => `No recording ${sid} in this account`,
   noFault: (id: string) => `No fault ${id}`,
   unknownState: (name: string, known: readonly string[]) => `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,
   duplicateSid: (field: string, sid: string) => `${field}: ${sid} is already taken`,

@@ -2,7 +2,7 @@ import type { PageWindow } from '../query/paging';
 import { pageUri } from './uris';
 
 /** The list's item key: production names the array after the resource. */
-export type ListKey = 'calls' | 'recordings';
+export type ListKey = 'calls' | 'recordings' | 'notifications';
 
 /** The JSON text around a page's items: `head + items.join(',') + tail` is the whole body. */
 export interface EnvelopeParts {

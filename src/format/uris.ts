@@ -15,7 +15,25 @@ export const MOUNT = '/call';
 export const routes = {
   calls: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls{.json}`,
   recordings: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Recordings{.json}`,
+  call: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls/:callSid{.json}`,
+  callRecordings: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls/:callSid/Recordings{.json}`,
+  callNotifications: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls/:callSid/Notifications{.json}`,
+  recording: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Recordings/:recordingSid{.json}`,
+  recordingAudio: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Recordings/:recordingSid.wav`,
 } as const;
+
+/** The prefix-less form of the service's paths, as production prints them in `uri` values. */
+export const PRINTED_PATH = new RegExp(`^/${API_VERSION}/Accounts/`);
+
+/** A printed path made requestable: the `/call` prefix, and `.json` when it has no suffix. @example requestablePath('/2012-04-24/Accounts/AC1/Calls') // '/call/2012-04-24/Accounts/AC1/Calls.json' */
+export function requestablePath(printed: string): string {
+  return `${MOUNT}${printed}${/\.(json|wav)$/.test(printed) ? '' : '.json'}`;
+}
+
+/** @example callNotificationsListUri('AC1', 'ID1-CA2') // '/2012-04-24/Accounts/AC1/Calls/ID1-CA2/Notifications' */
+export function callNotificationsListUri(accountSid: string, callSid: string): string {
+  return `${accountPath(accountSid)}/Calls/${callSid}/Notifications`;
+}
 
 /** The admin API's route patterns, under WireMock's `/__admin`. */
 export const ADMIN = '/__admin';

@@ -10,6 +10,8 @@ export interface ListQuery<A extends string> {
   sort: SortSpec<A> | null;
   /** Things production ignores or treats differently that the client relied on. */
   warnings: string[];
+  /** The first value of each filter parameter given, by name. */
+  filters: Map<string, string>;
 }
 
 export interface ListQueryOptions<A extends string> {
@@ -17,33 +19,33 @@ export interface ListQueryOptions<A extends string> {
   sortAttributes: readonly A[];
   /** PageSize above this is a 400; undefined means no maximum, as in production. */
   maxPageSize?: number | undefined;
+  /** Filter parameters of this list (case-sensitive names). */
+  filterNames?: readonly string[];
 }
 
-/** The parameters the lists read. Names are case-sensitive. */
-const KNOWN = ['Page', 'PageSize', 'SortBy', 'AfterSid'] as const;
-type Known = (typeof KNOWN)[number];
+/** The parameters every list reads. Names are case-sensitive. */
+const PAGING = ['Page', 'PageSize', 'SortBy', 'AfterSid'] as const;
 
 /**
  * Reads the first value of each parameter, as production's `getFirst`, with the names it
  * ignores or reads differently collected as warnings.
  * @example firstValues('Page=1&Page=2&pagesize=5') // { values: Map { 'Page' => '1' }, warnings: [2 items] }
  */
-export function firstValues(rawQuery: string): { values: Map<Known, string>; warnings: string[] } {
-  const values = new Map<Known, string>();
+export function firstValues(rawQuery: string, known: readonly string[] = PAGING): { values: Map<string, string>; warnings: string[] } {
+  const values = new Map<string, string>();
   const warnings: string[] = [];
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(rawQuery)) {
-    const known = KNOWN.find((k) => k === name);
-    if (known !== undefined) {
-      if (values.has(known)) {
+    if (known.includes(name)) {
+      if (values.has(name)) {
         if (!seen.has(name)) warnings.push(`Parameter ${name} is given more than once; the first value counts`);
         seen.add(name);
       } else {
-        values.set(known, value);
+        values.set(name, value);
       }
       continue;
     }
-    const nearly = KNOWN.find((k) => k.toLowerCase() === name.toLowerCase());
+    const nearly = known.find((k) => k.toLowerCase() === name.toLowerCase());
     if (nearly !== undefined) {
       warnings.push(`Parameter ${JSON.stringify(name)} is ignored: names are case-sensitive (did you mean ${nearly}?)`);
     }
@@ -69,7 +71,8 @@ export function parseNonNegativeInt(name: string, value: string): number {
  *   // { page: 2, pageSize: 10, sort: { attribute: 'From', direction: 'desc' }, warnings: [] }
  */
 export function parseListQuery<A extends string>(rawQuery: string, options: ListQueryOptions<A>): ListQuery<A> {
-  const { values, warnings } = firstValues(rawQuery);
+  const filterNames = options.filterNames ?? [];
+  const { values, warnings } = firstValues(rawQuery, [...PAGING, ...filterNames]);
   const rawPage = values.get('Page');
   const rawPageSize = values.get('PageSize');
   const page = rawPage === undefined ? 0 : parseNonNegativeInt('Page', rawPage);
@@ -88,5 +91,10 @@ export function parseListQuery<A extends string>(rawQuery: string, options: List
   if (values.has('AfterSid')) {
     warnings.push('AfterSid is ignored, as in production: only Page and PageSize select the page');
   }
-  return { page, pageSize, sort, warnings };
+  const filters = new Map<string, string>();
+  for (const name of filterNames) {
+    const v = values.get(name);
+    if (v !== undefined) filters.set(name, v);
+  }
+  return { page, pageSize, sort, warnings, filters };
 }

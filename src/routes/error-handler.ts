@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, messages, type ErrorStatus } from '../errors';
 import { errorBody } from '../format/envelope';
+import { PRINTED_PATH, requestablePath } from '../format/uris';
 
 const CLIENT_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 406];
 
@@ -38,8 +39,17 @@ export function errorHandler(onInternal: (err: unknown) => void): ErrorRequestHa
   };
 }
 
-/** Unknown routes: 404 in the same shape as every other error. */
+/**
+ * Unknown routes: 404 in the same shape as every other error. A path as production prints it in
+ * `uri` values (no `/call`, and for the calls list no `.json`) is a 404 there too; the message
+ * says what it lacks, so that a client's author sees why.
+ */
 export const notFound: RequestHandler = (req) => {
+  if (PRINTED_PATH.test(req.path)) {
+    const wanted = requestablePath(req.path);
+    const lacks = wanted.endsWith('.json') && !req.path.endsWith('.json') ? 'the /call prefix and the .json suffix' : 'the /call prefix';
+    throw new ApiError(404, messages.notFoundPrinted(req.method, req.path, lacks, wanted));
+  }
   throw new ApiError(404, messages.notFound(req.method, req.path));
 };
 

@@ -6,6 +6,7 @@ import { ApiError, messages } from '../errors';
 import { envelope, type ListKey } from '../format/envelope';
 import { parseListQuery } from '../query/list-query';
 import { pageWindow, type PagingProfile } from '../query/paging';
+import type { Filter } from '../query/filters';
 import type { SortSpec } from '../query/sort';
 import type { Order } from '../store/order';
 import type { AccountStore, World } from '../store/world';
@@ -25,7 +26,16 @@ export interface ListSettings {
 export interface ListResource<A extends string, R extends { sid: string }> {
   key: ListKey;
   sortAttributes: readonly A[];
-  table(account: AccountStore): { id: number; count: number; get(i: number): R; order(sort: SortSpec<A> | null): Order };
+  filterNames: readonly string[];
+  /** The filter the parameters describe (400 on a bad value), or null for none. */
+  filter(values: ReadonlyMap<string, string>): Filter<R> | null;
+  table(account: AccountStore): {
+    id: number;
+    count: number;
+    get(i: number): R;
+    order(sort: SortSpec<A> | null): Order;
+    filteredOrder(sort: SortSpec<A> | null, filter: Filter<R>): Order;
+  };
   listUri(accountSid: string): string;
   render(record: R, accountSid: string, settings: ListSettings): string;
 }
@@ -44,6 +54,18 @@ function headerSafe(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Production answers XML on a path without `.json` unless Accept asks for JSON; we answer 406 there. */
+export function requireJson(req: Request): void {
+  if (!req.path.endsWith('.json') && !(req.get('accept') ?? '').includes('json')) {
+    throw new ApiError(406, messages.notAcceptable);
+  }
+}
+
+/** The raw query string, as sent. */
+export function rawQueryOf(req: Request): string {
+  return rawQuery(req);
+}
+
 /**
  * GET of a paged list: content negotiation, parameters, page window, envelope, items.
  * Runs after `requireAccount`.
@@ -54,20 +76,20 @@ export function listHandler<A extends string, R extends { sid: string }>(
   settings: ListSettings,
 ): RequestHandler {
   return async (req, res) => {
-    // Production answers XML on the path without .json unless Accept asks for JSON.
-    if (!req.path.endsWith('.json') && !(req.get('accept') ?? '').includes('json')) {
-      throw new ApiError(406, messages.notAcceptable);
-    }
+    requireJson(req);
     const query = parseListQuery(rawQuery(req), {
       sortAttributes: resource.sortAttributes,
       maxPageSize: settings.maxPageSize ?? undefined,
+      filterNames: resource.filterNames,
     });
+    const filter = resource.filter(query.filters);
     const account = authedAccount(res);
     settings.cache.sync(world.version);
     const table = resource.table(account);
-    const window = pageWindow(settings.paging, table.count, query.page, query.pageSize);
+    // total, num_pages and the pages count the filtered list, as production's count query does.
+    const order = filter === null ? table.order(query.sort) : table.filteredOrder(query.sort, filter);
+    const window = pageWindow(settings.paging, order.length, query.page, query.pageSize);
     if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
-    const order = table.order(query.sort);
     const sid = account.profile.sid;
     const lastSid = window.hasNext ? table.get(order.at(window.offset + window.count - 1)).sid : undefined;
     const { head, tail } = envelope(resource.key, window, resource.listUri(sid), lastSid);

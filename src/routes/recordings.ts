@@ -5,12 +5,15 @@ import { recordingsListUri, routes } from '../format/uris';
 import type { RecordingRecord } from '../generators/recording';
 import { RECORDING_SORT_ATTRIBUTES, type RecordingSortAttribute } from '../query/sort';
 import type { World } from '../store/world';
+import { RECORDING_FILTERS, recordingFilter } from '../query/filters';
 import { listHandler, type ListResource, type ListSettings } from './list';
 import { methodNotAllowed } from './error-handler';
 
 const recordings: ListResource<RecordingSortAttribute, RecordingRecord> = {
   key: 'recordings',
   sortAttributes: RECORDING_SORT_ATTRIBUTES,
+  filterNames: RECORDING_FILTERS,
+  filter: recordingFilter,
   table: (account) => account.recordings,
   listUri: recordingsListUri,
   render: (rec, accountSid, settings) => recordingJson(rec, accountSid, settings.publicUrl),

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import type { CachedResponse } from '../cache/render-cache';
 
@@ -45,7 +46,7 @@ export function sendBuilt(
 }
 
 /** Resolves when the socket wants more, or is gone; leaves no listener behind. */
-function drainOrClose(res: Response): Promise<void> {
+export function drainOrClose(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       res.off('drain', done);

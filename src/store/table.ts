@@ -2,6 +2,8 @@ import type { SortSpec } from '../query/sort';
 import { newTableId, permutationOrder, type Order } from './order';
 import { INSERT_BASE, mergeOrder, Overlay } from './overlay';
 
+const MAX_FILTERED = 32;
+
 /**
  * One list of one account: seeded records made on read, plus admin writes in an overlay.
  * Subclasses say how seeded records are made, found by sid and ordered; this class keeps the
@@ -13,6 +15,8 @@ export abstract class Table<R extends { sid: string; index: number }, A extends 
   /** Admin writes: inserted records (ids from INSERT_BASE) and deleted seeded ones. */
   readonly overlay = new Overlay<R>();
   private readonly overlayOrders = new Map<string, Uint32Array>();
+  /** Filtered orders, most recent last; a few dozen at most, dropped on any write. */
+  private readonly filtered = new Map<string, Uint32Array>();
 
   /** @param seeded how many records the seed makes */
   constructor(readonly seeded: number) {}
@@ -48,20 +52,48 @@ export abstract class Table<R extends { sid: string; index: number }, A extends 
     const id = INSERT_BASE + this.overlay.nextInsert++;
     rec.index = id;
     this.overlay.inserted.set(id, rec);
-    this.overlayOrders.clear();
+    this.dropOrders();
     return id;
   }
 
   remove(id: number): void {
     if (id >= INSERT_BASE) this.overlay.inserted.delete(id);
     else this.overlay.deleted.add(id);
+    this.dropOrders();
+  }
+
+  private dropOrders(): void {
     this.overlayOrders.clear();
+    this.filtered.clear();
   }
 
   /** Back to the seeded records; the seeded orders stay built. */
   clearWrites(): void {
     this.overlay.clear();
-    this.overlayOrders.clear();
+    this.dropOrders();
+  }
+
+  /**
+   * The order for a SortBy, keeping only records the filter passes. Built once by one pass over
+   * the order and cached, so the pages of a filtered walk are slices, like unfiltered ones.
+   */
+  filteredOrder(sort: SortSpec<A> | null, filter: { key: string; test(record: R): boolean }): Order {
+    const key = `${sort === null ? 'default' : `${sort.attribute}:${sort.direction}`}|${filter.key}`;
+    let perm = this.filtered.get(key);
+    if (perm === undefined) {
+      const order = this.order(sort);
+      const kept: number[] = [];
+      for (let p = 0; p < order.length; p++) {
+        const id = order.at(p);
+        if (filter.test(this.get(id))) kept.push(id);
+      }
+      perm = Uint32Array.from(kept);
+      if (this.filtered.size >= MAX_FILTERED) this.filtered.delete(this.filtered.keys().next().value as string);
+    } else {
+      this.filtered.delete(key);
+    }
+    this.filtered.set(key, perm);
+    return permutationOrder(perm);
   }
 
   /** The list order for a SortBy (null: the default, `date_created` descending). */

@@ -1,0 +1,67 @@
+import type { Express } from 'express';
+import { ApiError, messages } from '../errors';
+import { routes } from '../format/uris';
+import { parseRange, WAV_HEADER_BYTES, wavBytes, wavHeader } from '../format/wav';
+import { recordingAudio, SAMPLE_RATE } from '../generators/audio';
+import type { World } from '../store/world';
+import { methodNotAllowed } from './error-handler';
+import { drainOrClose } from './send-page';
+
+/** Bytes rendered per write: memory stays flat however long the recording. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * `GET`/`HEAD …/Recordings/{RecordingSid}.wav`: the recording's audio, a PCM WAVE file (8 kHz,
+ * mono, 16-bit) as long as its `duration`, to the sample. No auth, as production leaves this
+ * path open. One byte range is honoured (206); a file is never held whole in memory.
+ */
+export function mountAudio(app: Express, world: World): void {
+  app.get(routes.recordingAudio, async (req, res) => {
+    const accountSid = String(req.params['accountSid']);
+    const sid = String(req.params['recordingSid']);
+    const account = world.account(accountSid);
+    const id = account?.recordings.find(sid);
+    if (account === undefined || id === undefined) throw new ApiError(404, messages.noRecording404(sid));
+    const rec = account.recordings.get(id);
+    const audio = recordingAudio(rec.sid);
+    const samples = audio.samples(rec.duration);
+    const header = wavHeader(samples, SAMPLE_RATE);
+    const size = WAV_HEADER_BYTES + samples * 2;
+    const range = parseRange(req.get('range'), size);
+    if (range === 'unsatisfiable') {
+      throw new ApiError(416, messages.rangeNotSatisfiable(size), { 'Content-Range': `bytes */${size}` });
+    }
+    const start = range === null ? 0 : range.start;
+    const end = range === null ? size - 1 : range.end;
+    res.status(range === null ? 200 : 206);
+    res.setHeader('Content-Type', 'audio/wav');
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader('Content-Length', end - start + 1);
+    if (range !== null) res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    let closed = false;
+    const gone = new Promise<void>((done) =>
+      res.once('close', () => {
+        closed = true;
+        done();
+      }),
+    );
+    // Two buffers in turn: one is being written while the other is filled, and a buffer is
+    // refilled only once its previous write has been flushed. Memory stays at 128 KB a download.
+    const buffers = [Buffer.allocUnsafe(CHUNK_BYTES), Buffer.allocUnsafe(CHUNK_BYTES)];
+    const flushed: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
+    for (let b = start, k = 0; b <= end && !closed; b += CHUNK_BYTES, k ^= 1) {
+      await Promise.race([flushed[k], gone]);
+      if (closed) break;
+      const chunk = wavBytes(header, audio.sample, b, Math.min(end, b + CHUNK_BYTES - 1), buffers[k]);
+      flushed[k] = new Promise((done) => res.write(chunk, () => done()));
+      if (res.writableNeedDrain && !closed) await drainOrClose(res);
+    }
+    await Promise.race([Promise.all(flushed), gone]);
+    if (!closed) res.end();
+  });
+  app.all(routes.recordingAudio, methodNotAllowed('GET, HEAD'));
+}

@@ -1,0 +1,79 @@
+import type { Express, Request, Response } from 'express';
+import { authedAccount, requireAccount } from '../auth';
+import { ApiError, messages } from '../errors';
+import { callJson } from '../format/call';
+import { envelope } from '../format/envelope';
+import { recordingJson } from '../format/recording';
+import { callNotificationsListUri, routes } from '../format/uris';
+import { parseListQuery } from '../query/list-query';
+import { pageWindow } from '../query/paging';
+import type { AccountStore } from '../store/account';
+import type { World } from '../store/world';
+import { methodNotAllowed } from './error-handler';
+import { rawQueryOf, requireJson, type ListSettings } from './list';
+
+const ALLOW = 'GET, HEAD';
+
+/** The call a path names in the authenticated account, or a 404. */
+function callOf(req: Request, account: AccountStore): number {
+  const sid = String(req.params['callSid']);
+  const id = account.calls.find(sid);
+  if (id === undefined) throw new ApiError(404, messages.noCall404(sid));
+  return id;
+}
+
+function sendJson(res: Response, body: string): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/**
+ * Single records and a call's sub-lists, with the lists' auth and negotiation:
+ * - a call, and a recording, in the list's item shape;
+ * - a call's recordings as a bare JSON array, as production answers it (no envelope), oldest first;
+ * - a call's notifications: a paged envelope with no items (notification fields are not
+ *   specified, and the generated calls have none).
+ */
+export function mountRecords(app: Express, world: World, settings: ListSettings): void {
+  const auth = requireAccount(world);
+
+  app.get(routes.callRecordings, ...auth, (req, res) => {
+    requireJson(req);
+    const account = authedAccount(res);
+    const ids = account.recordingsOfCall(callOf(req, account));
+    const recs = ids.map((id) => account.recordings.get(id)).sort((a, b) => a.createdSec - b.createdSec || (a.sid < b.sid ? -1 : 1));
+    sendJson(res, `[${recs.map((r) => recordingJson(r, account.profile.sid, settings.publicUrl)).join(',')}]`);
+  });
+  app.all(routes.callRecordings, methodNotAllowed(ALLOW));
+
+  app.get(routes.callNotifications, ...auth, (req, res) => {
+    requireJson(req);
+    const account = authedAccount(res);
+    const call = account.calls.get(callOf(req, account));
+    const query = parseListQuery(rawQueryOf(req), { sortAttributes: [] as string[], maxPageSize: settings.maxPageSize ?? undefined });
+    const window = pageWindow(settings.paging, 0, query.page, query.pageSize);
+    if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
+    const { head, tail } = envelope('notifications', window, callNotificationsListUri(account.profile.sid, call.sid), undefined);
+    sendJson(res, head + tail);
+  });
+  app.all(routes.callNotifications, methodNotAllowed(ALLOW));
+
+  app.get(routes.call, ...auth, (req, res) => {
+    requireJson(req);
+    const account = authedAccount(res);
+    sendJson(res, callJson(account.calls.get(callOf(req, account)), account.profile.sid));
+  });
+  app.all(routes.call, methodNotAllowed(ALLOW));
+
+  app.get(routes.recording, ...auth, (req, res) => {
+    requireJson(req);
+    const account = authedAccount(res);
+    const sid = String(req.params['recordingSid']);
+    const id = account.recordings.find(sid);
+    if (id === undefined) throw new ApiError(404, messages.noRecording404(sid));
+    sendJson(res, recordingJson(account.recordings.get(id), account.profile.sid, settings.publicUrl));
+  });
+  app.all(routes.recording, methodNotAllowed(ALLOW));
+}
