@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
 export function likePattern(pattern: string): RegExp {
   let re = '^';
   for (const ch of pattern) {
-    re += ch === '%' ? '[\\s\\S]*' : ch === '_' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    re += ch === '%' ? '[\\s\\S]*' : ch === '_' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`${re}$`, 'u');
 }

@@ -1,0 +1,94 @@
+import { messages } from '../../src/errors';
+import { callFilter, likePattern, parseDay, recordingFilter } from '../../src/query/filters';
+
+describe('likePattern (SQL LIKE, as production hands values to the database)', () => {
+  test.each([
+    ['%1512600%', '+15126002188', true],
+    ['%1512600%', '+15120002188', false],
+    ['%2188', '+15126002188', true],
+    ['+1512%', '+15126002188', true],
+    ['%+1512%', '15126002188', false],
+    ['completed', 'completed', true],
+    ['complete', 'completed', false],
+    ['comp%', 'completed', true],
+    ['a_ice', 'alice', true],
+    ['a_ice', 'aalice', false],
+    ['%', '', true],
+    ['Alice', 'alice', false],
+    ['a.c', 'abc', false],
+    ['(x)', '(x)', true],
+  ])('%s ~ %s → %s', (pattern, value, match) => {
+    expect(likePattern(pattern).test(value)).toBe(match);
+  });
+});
+
+describe('parseDay (yyyy-MM-dd, the rest ignored)', () => {
+  test.each([
+    ['2013-08-23', Date.UTC(2013, 7, 23)],
+    ['2013-08-23 14:30:07.820000000', Date.UTC(2013, 7, 23)],
+    ['2013-8-3', Date.UTC(2013, 7, 3)],
+    ['2024-02-29T23:59:59Z', Date.UTC(2024, 1, 29)],
+  ])('%s', (value, ms) => expect(parseDay('StartTime', value)).toBe(ms));
+
+  test.each(['', 'yesterday', '23-08-2013', '2013-13-01', '2013-02-30', '2023-02-29', '2013/08/23'])('%j → 400', (value) => {
+    expect(() => parseDay('EndTime', value)).toThrow(expect.objectContaining({ status: 400, message: messages.badDay('EndTime', value) }) as Error);
+  });
+});
+
+const call = (over: Partial<{ to: string; from: string; status: string; startSec: number; endMs: number }>) => ({
+  to: '+15126002188',
+  from: 'alice',
+  status: 'completed',
+  startSec: Date.UTC(2025, 4, 20, 10) / 1000,
+  endMs: Date.UTC(2025, 4, 20, 10, 5),
+  ...over,
+});
+
+describe('callFilter', () => {
+  const f = (params: Record<string, string>) => callFilter(new Map(Object.entries(params)));
+
+  test('no filter parameters, no filter', () => expect(f({})).toBeNull());
+
+  test.each([
+    [{ To: '2188' }, call({}), true],
+    [{ To: '1512600%' }, call({}), true],
+    [{ To: '1512600' }, call({}), false],
+    [{ From: 'ice' }, call({}), true],
+    [{ From: 'al' }, call({}), false],
+    [{ Status: 'completed' }, call({}), true],
+    [{ Status: 'busy' }, call({}), false],
+    [{ ParentCallSid: '%' }, call({}), false],
+    [{ ConferenceSid: 'CF1' }, call({}), false],
+    [{ StartTime: '2025-05-20' }, call({}), true],
+    [{ StartTime: '2025-05-21' }, call({}), false],
+    [{ EndTime: '2025-05-20' }, call({}), true],
+    [{ EndTime: '2025-05-19' }, call({}), false],
+    // The whole day is included: a call that ends at the next midnight exactly is kept.
+    [{ EndTime: '2025-05-20' }, call({ endMs: Date.UTC(2025, 4, 21) }), true],
+    [{ EndTime: '2025-05-20' }, call({ endMs: Date.UTC(2025, 4, 21) + 1 }), false],
+    [{ StartTime: '2025-05-20' }, call({ startSec: Date.UTC(2025, 4, 20) / 1000 }), true],
+    [{ StartTime: '2025-05-20' }, call({ startSec: Date.UTC(2025, 4, 20) / 1000 - 1 }), false],
+    [{ To: '2188', Status: 'busy' }, call({}), false],
+    [{ To: '2188', From: 'alice', StartTime: '2025-05-01', EndTime: '2025-05-31' }, call({}), true],
+  ])('%j on a call → %s', (params, c, kept) => {
+    expect(f(params)!.test(c)).toBe(kept);
+  });
+
+  test('the cache key does not depend on parameter order', () => {
+    expect(f({ To: '1', From: '2' })!.key).toBe(f({ From: '2', To: '1' })!.key);
+  });
+});
+
+describe('recordingFilter', () => {
+  const r = { callSid: 'ID1-CA2', createdSec: Date.UTC(2015, 0, 8, 8, 51, 7) / 1000 };
+  test.each([
+    [{ CallSid: 'ID1-CA2' }, true],
+    [{ CallSid: 'ID1-CA3' }, false],
+    [{ StartTime: '2015-01-08 08:51:07.955000' }, true],
+    [{ StartTime: '2015-01-09' }, false],
+    [{ EndTime: '2015-01-08' }, true],
+    [{ EndTime: '2015-01-07' }, false],
+  ])('%j → %s', (params, kept) => {
+    expect(recordingFilter(new Map(Object.entries(params)))!.test(r)).toBe(kept);
+  });
+});
