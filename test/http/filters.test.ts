@@ -62,10 +62,10 @@ describe('filtered lists', () => {
     const callSid = recs[0]!.call_sid as string;
     const byCall = await allItems(app, recordingsPath(big.sid), big.token, 'recordings', `&CallSid=${callSid}`);
     expect(byCall.map((r) => r.sid)).toEqual(recs.filter((r) => r.call_sid === callSid).map((r) => r.sid));
-    const day = new Date(Date.parse(recs[20]!.date_created)).toISOString().slice(0, 10);
+    const day = new Date(Date.parse(recs[20]!.date_created as string)).toISOString().slice(0, 10);
     const start = Date.parse(`${day}T00:00:00Z`);
     const since = await allItems(app, recordingsPath(big.sid), big.token, 'recordings', `&StartTime=${day}`);
-    expect(since.map((r) => r.sid)).toEqual(recs.filter((r) => Date.parse(r.date_created) >= start).map((r) => r.sid));
+    expect(since.map((r) => r.sid)).toEqual(recs.filter((r) => Date.parse(r.date_created as string) >= start).map((r) => r.sid));
   });
 
   test('the filtered order is built once and paged as slices', async () => {
