@@ -8,7 +8,7 @@ const fails = (q: string, message: string, maxPageSize?: number) =>
 
 describe('parseListQuery', () => {
   test('defaults: Page 0, PageSize 50, default order', () => {
-    expect(parse('')).toEqual({ page: 0, pageSize: 50, sort: null, warnings: [] });
+    expect(parse('')).toEqual({ page: 0, pageSize: 50, sort: null, warnings: [], filters: new Map() });
   });
 
   test.each([
