@@ -1,0 +1,73 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from '../support/process';
+
+const exec = promisify(execFile);
+const npm = (args: string[], cwd: string) => exec('npm', args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }, maxBuffer: 64 * 1024 * 1024 });
+
+/**
+ * The published artefact, used as a stranger would: `npm pack`, then an install of the tarball
+ * alone in an empty folder (its dependencies from the npm cache or the registry, never from this
+ * checkout), then `npx callrec-emulator`.
+ */
+describe('the npm package', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'callrec-pack-'));
+  let tarball: string;
+
+  beforeAll(async () => {
+    await npm(['pack', '--pack-destination', dir, '--ignore-scripts'], ROOT);
+    tarball = join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!);
+    const app = join(dir, 'app');
+    await exec('mkdir', ['-p', app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'uses-callrec', version: '1.0.0', private: true }));
+    await npm(['install', '--prefer-offline', '--no-package-lock', tarball], app);
+  }, 240_000);
+
+  test('ships only what runs', async () => {
+    const { stdout } = await exec('tar', ['-tzf', tarball]);
+    const files = stdout.trim().split('\n');
+    expect(files.every((f) => /^package\/(dist\/|fixtures\/(default|states)\.json$|package\.json$|README\.md$|LICENSE)/.test(f))).toBe(true);
+    expect(files).toContain('package/dist/cli.js');
+    expect(files).toContain('package/dist/index.d.ts');
+    expect(files.some((f) => f.includes('/test/') || f.includes('/src/'))).toBe(false);
+  });
+
+  test('npx callrec-emulator --help', async () => {
+    const { stdout } = await exec('npx', ['--no-install', 'callrec-emulator', '--help'], { cwd: join(dir, 'app') });
+    expect(stdout).toContain('Usage: callrec-emulator');
+    expect(stdout).toContain('--seed');
+  }, 60_000);
+
+  test('npx callrec-emulator starts and serves; the types and startEmulator are exported', async () => {
+    const app = join(dir, 'app');
+    const proc = spawn('npx', ['--no-install', 'callrec-emulator', '--port', '0'], { cwd: app, detached: true });
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let out = '';
+        const timer = setTimeout(() => fail(new Error(`no start-up line: ${out}`)), 30_000);
+        proc.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /Try: curl -u (\S+): (\S+)/.exec(out);
+          if (m !== null) {
+            clearTimeout(timer);
+            done(`${m[1]}|${m[2]}`);
+          }
+        });
+      });
+      const [token, listUrl] = url.split('|') as [string, string];
+      const res = await fetch(listUrl, { headers: { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { total: number }).total).toBe(448);
+    } finally {
+      process.kill(-(proc.pid as number), 'SIGTERM');
+    }
+    const script = "const m = require('callrec-emulator'); m.startEmulator({ seed: 'x' }).then(async (e) => { console.log(typeof m.createApp, e.accounts.length); await e.close(); });";
+    const { stdout } = await exec(process.execPath, ['-e', script], { cwd: app });
+    expect(stdout.trim()).toBe('function 4');
+    const { stdout: types } = await exec('ls', [join(app, 'node_modules', 'callrec-emulator', 'dist', 'emulator.d.ts')]);
+    expect(types).toContain('emulator.d.ts');
+  }, 60_000);
+});
