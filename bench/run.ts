@@ -36,7 +36,8 @@ const HUGE = smoke ? 1_000_000 : 10_000_000;
 const LATENCY_SAMPLES = smoke ? 40 : 400;
 const STARTS = smoke ? 2 : 5;
 const OUT = resolve(ROOT, 'bench', 'results', smoke ? 'smoke' : '');
-const PUBLIC = ['--public-url', 'http://bench.test'];
+// Request logging off, as in a load test; start-up is measured with the default (info) below.
+const PUBLIC = ['--public-url', 'http://bench.test', '--log-level', 'silent'];
 
 const rows: Row[] = [];
 const children: Child[] = [];
@@ -203,7 +204,7 @@ async function pageLatency(base: string, a: AdminAccount, query: string, samples
 }
 
 async function scale(): Promise<void> {
-  await startup('start-up, default data (spawn to first 200)', [], 300);
+  await startup('start-up, default data (spawn to first 200)', ['--log-level', 'info'], 300);
   const hugeFixture = fixture('huge', [{ friendly_name: 'Huge', calls: HUGE, recordings: 0 }, ...DEFAULT_ACCOUNTS]);
   await startup(`start-up, with a ${HUGE.toLocaleString('en-US')}-call account`, ['--fixtures', hugeFixture], 1000);
 

@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
+import cors from 'cors';
+import type { Logger } from 'pino';
+import pinoHttp from 'pino-http';
 import { RenderCache, responseKey, type RenderCacheOptions } from './cache/render-cache';
 import { ApiError, messages } from './errors';
 import { ADMIN, adminRoutes } from './format/uris';
@@ -30,6 +33,10 @@ export interface AppDeps {
   strict?: boolean;
   /** When set, /__admin (but GET /__admin/health) needs `Authorization: Bearer <token>`. */
   adminToken?: string | null;
+  /** Request logs (pino-http); none when absent. */
+  logger?: Logger | null;
+  /** Allow browser apps from any origin. */
+  cors?: boolean;
   /** Pact provider states by name (see `--states`). */
   states?: ReadonlyMap<string, StateDef>;
   /** Seconds since start, for the health check; never shapes data. */
@@ -93,6 +100,11 @@ export function createApp(deps: AppDeps): EmulatorApp {
   const faults = new Faults(() => world.seed);
   const settings = { paging: deps.paging, maxPageSize: deps.maxPageSize, publicUrl: deps.publicUrl, cache, strict: deps.strict ?? false };
 
+  if (deps.cors === true) {
+    // A fixed `*` origin: the headers are the same for every request, so cached responses stay
+    // right. Credentials travel in the Authorization header, which the preflight allows.
+    app.use(cors({ origin: '*', exposedHeaders: ['X-Emulator-Warning', 'Retry-After', 'Content-Range'] }));
+  }
   if (deps.adminToken != null) {
     const expected = `Bearer ${deps.adminToken}`;
     app.use(ADMIN, (req, res, next) => {
@@ -141,7 +153,12 @@ export function createApp(deps: AppDeps): EmulatorApp {
     app(req, res);
   };
 
+  // Tokens are credentials: they never reach the logs.
+  const logRequest =
+    deps.logger == null ? null : pinoHttp({ logger: deps.logger, redact: ['req.headers.authorization'] });
+
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    logRequest?.(req, res);
     const url = req.url ?? '/';
     if (url.startsWith(ADMIN)) {
       app(req, res);

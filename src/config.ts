@@ -30,6 +30,8 @@ export interface Config {
   strict: boolean;
   /** Bearer token the admin API requires; null means none. */
   adminToken: string | null;
+  logLevel: LogLevel;
+  cors: boolean;
   /** The provider states file, and its states. */
   statesPath: string;
   states: ReadonlyMap<string, StateDef>;
@@ -44,12 +46,15 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_FIXTURES = resolve(__dirname, '..', 'fixtures', 'default.json');
+export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export const DEFAULT_STATES = resolve(__dirname, '..', 'fixtures', 'states.json');
 export const DEFAULT_SEED = 'callrec';
 export const DEFAULT_CLOCK = '2025-06-01T12:00:00Z';
 const INT_MAX = 2147483647;
 
-type OptionName = 'port' | 'host' | 'seed' | 'fixtures' | 'paging' | 'public-url' | 'clock' | 'max-page-size' | 'cache-mb' | 'journal-size' | 'strict' | 'admin-token' | 'states';
+type OptionName = 'port' | 'host' | 'seed' | 'fixtures' | 'paging' | 'public-url' | 'clock' | 'max-page-size' | 'cache-mb' | 'journal-size' | 'strict' | 'admin-token' | 'states' | 'log-level' | 'cors';
 
 interface OptionDoc {
   name: OptionName;
@@ -73,6 +78,8 @@ export const OPTIONS: readonly OptionDoc[] = [
   { name: 'journal-size', env: 'CALLREC_JOURNAL_SIZE', value: 'N', default: '1000', help: 'API requests the journal keeps (a ring buffer)' },
   { name: 'strict', env: 'CALLREC_STRICT', value: '', default: 'off', help: 'refuse with 400 what production ignores (each warning)' },
   { name: 'admin-token', env: 'CALLREC_ADMIN_TOKEN', value: 'TOKEN', default: 'none', help: 'require Authorization: Bearer TOKEN on /__admin' },
+  { name: 'log-level', env: 'CALLREC_LOG_LEVEL', value: 'LEVEL', default: 'info', help: 'request logs: silent, error, warn, info, debug' },
+  { name: 'cors', env: 'CALLREC_CORS', value: '', default: 'off', help: 'allow browser apps from any origin (CORS, preflight included)' },
   { name: 'states', env: 'CALLREC_STATES', value: 'FILE', default: 'the embedded fixtures/states.json', help: 'Pact provider states file' },
 ];
 
@@ -210,9 +217,16 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const maxPageSize = pick('max-page-size');
   const cacheMb = pick('cache-mb');
   const journalSize = pick('journal-size');
-  const strict = pick('strict');
-  if (strict !== undefined && !['true', 'false', '1', '0'].includes(strict.raw)) {
-    throw new ConfigError(`${strict.label}: must be true, false, 1 or 0, got ${JSON.stringify(strict.raw)}`);
+  const flag = (name: OptionName): boolean => {
+    const v = pick(name);
+    if (v !== undefined && !['true', 'false', '1', '0'].includes(v.raw)) {
+      throw new ConfigError(`${v.label}: must be true, false, 1 or 0, got ${JSON.stringify(v.raw)}`);
+    }
+    return v !== undefined && (v.raw === 'true' || v.raw === '1');
+  };
+  const logLevel = pick('log-level');
+  if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel.raw)) {
+    throw new ConfigError(`${logLevel.label}: must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel.raw)}`);
   }
   const adminToken = pick('admin-token');
   if (adminToken !== undefined && !/^[\x21-\x7e]{1,256}$/.test(adminToken.raw)) {
@@ -232,7 +246,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     maxPageSize: maxPageSize === undefined ? null : intIn(maxPageSize.label, maxPageSize.raw, 1, INT_MAX),
     cacheMb: cacheMb === undefined ? 96 : intIn(cacheMb.label, cacheMb.raw, 0, 65536),
     journalSize: journalSize === undefined ? 1000 : intIn(journalSize.label, journalSize.raw, 0, 1_000_000),
-    strict: strict !== undefined && (strict.raw === 'true' || strict.raw === '1'),
+    strict: flag('strict'),
+    logLevel: (logLevel?.raw as LogLevel | undefined) ?? 'info',
+    cors: flag('cors'),
     adminToken: adminToken?.raw ?? null,
     statesPath: states === undefined ? DEFAULT_STATES : resolve(states.raw),
     states: readStates(states === undefined ? DEFAULT_STATES : resolve(states.raw)),

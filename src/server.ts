@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type EmulatorApp } from './app';
 import type { Config } from './config';
+import { createLogger } from './logger';
 import { World } from './store/world';
 
 export interface RunningEmulator {
@@ -50,6 +51,8 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
     strict: config.strict,
     adminToken: config.adminToken,
     states: config.states,
+    cors: config.cors,
+    logger: createLogger(config.logLevel, process.stdout.isTTY === true),
     cache: { itemBytes: (config.cacheMb * 2 ** 20) / 3, responseBytes: (config.cacheMb * 2 ** 20 * 2) / 3 },
     uptime: () => process.uptime() - started,
   });

@@ -28,6 +28,7 @@ export function makeEmulator(
     journalSize?: number;
     strict?: boolean;
     adminToken?: string;
+    cors?: boolean;
   } = {},
 ): TestEmulator {
   const world = new World({
@@ -43,6 +44,7 @@ export function makeEmulator(
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
     strict: options.strict ?? false,
+    cors: options.cors ?? false,
     states: readStates(DEFAULT_STATES),
     adminToken: options.adminToken ?? null,
     onInternalError: () => undefined,
