@@ -19,6 +19,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY fixtures/default.json fixtures/states.json ./fixtures/
+COPY openapi.json ./
 # The image's node user: the emulator needs no privilege.
 USER node
 EXPOSE 8080

@@ -5,4 +5,5 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   // Type-checking is done once by `npm run typecheck`; ts-jest only transpiles (isolatedModules).
   testTimeout: 30000,
+  setupFilesAfterEnv: ['<rootDir>/test/support/openapi-setup.ts'],
 };

@@ -54,6 +54,7 @@ export const adminRoutes = {
   faults: `${ADMIN}/faults`,
   fault: `${ADMIN}/faults/:id`,
   providerStates: `${ADMIN}/provider-states`,
+  openapi: `${ADMIN}/openapi.json`,
 } as const;
 
 /** @example accountPath('AC1') // '/2012-04-24/Accounts/AC1' */

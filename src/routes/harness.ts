@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Express } from 'express';
 import { parseClock } from '../config';
 import { ApiError, messages } from '../errors';
@@ -7,6 +9,9 @@ import type { Journal, JournalFilter } from '../harness/journal';
 import { applyProviderState, type StateDef } from '../admin/provider-states';
 import type { World } from '../store/world';
 import { accountView, adminRoute, jsonBody } from './admin';
+
+/** The OpenAPI document, kept in the repository and shipped in the package. */
+const OPENAPI = readFileSync(resolve(__dirname, '..', '..', 'openapi.json'));
 
 /** The query of `GET /__admin/requests`, validated; a 400 naming the parameter otherwise. */
 function journalFilter(rawQuery: string, size: number): JournalFilter {
@@ -42,12 +47,18 @@ function journalFilter(rawQuery: string, size: number): JournalFilter {
   return filter;
 }
 
-/** `/__admin/requests` (the journal), `/__admin/faults` and `/__admin/provider-states`. */
+/** `/__admin/requests` (the journal), `/__admin/faults`, `/__admin/provider-states` and `/__admin/openapi.json`. */
 export function mountHarness(
   app: Express,
   deps: { journal: Journal; faults: Faults; world: World; states: ReadonlyMap<string, StateDef> },
 ): void {
   const { journal, faults } = deps;
+  adminRoute(app, r.openapi, {
+    get: (_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(OPENAPI);
+    },
+  });
   adminRoute(app, r.providerStates, {
     get: (_req, res) => {
       res.json({ states: [...deps.states].map(([name, def]) => ({ name, description: def.description ?? null, params: def.params })) });

@@ -29,7 +29,7 @@ describe('the npm package', () => {
   test('ships only what runs', async () => {
     const { stdout } = await exec('tar', ['-tzf', tarball]);
     const files = stdout.trim().split('\n');
-    expect(files.every((f) => /^package\/(dist\/|fixtures\/(default|states)\.json$|package\.json$|README\.md$|LICENSE)/.test(f))).toBe(true);
+    expect(files.every((f) => /^package\/(dist\/|fixtures\/(default|states)\.json$|openapi\.json$|package\.json$|README\.md$|LICENSE)/.test(f))).toBe(true);
     expect(files).toContain('package/dist/cli.js');
     expect(files).toContain('package/dist/index.d.ts');
     expect(files.some((f) => f.includes('/test/') || f.includes('/src/'))).toBe(false);

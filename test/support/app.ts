@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { EmulatorApp } from '../../src/app';
 import type { RenderCacheOptions } from '../../src/cache/render-cache';
+import { validating } from './openapi';
 import { createApp } from '../../src/app';
 import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, DEFAULT_STATES, parseClock, readStates } from '../../src/config';
 import type { AccountSpec } from '../../src/generators/account';
@@ -49,7 +50,8 @@ export function makeEmulator(
     adminToken: options.adminToken ?? null,
     onInternalError: () => undefined,
   });
-  return { app, world };
+  // Every response is checked against openapi.json; injected faults answer what they are told.
+  return { app: validating(app, () => app.faults.size > 0), world };
 }
 
 /** The default world's accounts by role, looked up by their fixture counts. */

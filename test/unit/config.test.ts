@@ -59,11 +59,13 @@ describe('loadConfig', () => {
       strict: ['true', true],
       'admin-token': ['secret', 'secret'],
       states: [DEFAULT_STATES, DEFAULT_STATES],
+      'log-level': ['debug', 'debug'],
+      cors: ['true', true],
     };
     const field: Record<string, keyof Config> = {
       port: 'port', host: 'host', seed: 'seed', fixtures: 'fixturesPath', paging: 'paging',
       'public-url': 'publicUrl', clock: 'clockMs', 'max-page-size': 'maxPageSize', 'cache-mb': 'cacheMb',
-      'journal-size': 'journalSize', strict: 'strict', 'admin-token': 'adminToken', states: 'statesPath',
+      'journal-size': 'journalSize', strict: 'strict', 'admin-token': 'adminToken', states: 'statesPath', 'log-level': 'logLevel', cors: 'cors',
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;
