@@ -128,6 +128,31 @@ describe('the built server', () => {
     }
   });
 
+  test('npm start, then the printed curl command, verbatim', async () => {
+    const { spawn } = await import('node:child_process');
+    const { ROOT } = await import('../support/process');
+    const proc = spawn('npm', ['start', '--', '--port', '0'], { cwd: ROOT, detached: true });
+    try {
+      const out = await new Promise<string>((done, fail) => {
+        let text = '';
+        const timer = setTimeout(() => fail(new Error(`no start-up: ${text}`)), 20_000);
+        proc.stdout!.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (text.includes('Try: ')) {
+            clearTimeout(timer);
+            done(text);
+          }
+        });
+      });
+      expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+      const command = /^Try: (curl .*)$/m.exec(out)![1]!;
+      const { stdout } = await promisify(execFile)('sh', ['-c', `${command} -s`]);
+      expect(JSON.parse(stdout).total).toBe(448);
+    } finally {
+      process.kill(-(proc.pid as number), 'SIGTERM');
+    }
+  });
+
   test.each(['SIGTERM', 'SIGINT'] as const)('%s stops it cleanly, with exit code 0', async (signal) => {
     const em = await startCli([]);
     const code = await em.stop(signal);
