@@ -1,14 +1,8 @@
-import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { requestable, walkCalls } from '../../examples/client/walk-calls';
-import { adminAccounts, ROOT, startCli, type Spawned } from '../support/process';
+import { adminAccounts, ROOT, runCommand, startCli, type Spawned } from '../support/process';
 
-const run = (cmd: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-  promisify(execFile)(cmd, args, { env: { ...process.env, ...env } }).then(
-    (r) => ({ code: 0, out: r.stdout + r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
-  );
+const run = runCommand;
 
 describe('examples/', () => {
   let em: Spawned;

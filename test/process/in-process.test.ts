@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator';
-import { requireBuild, ROOT } from '../support/process';
+import { requireBuild, ROOT, runCommand } from '../support/process';
 
 describe('startEmulator (in-process API)', () => {
   let em: EmulatorHandle;
@@ -63,10 +61,7 @@ describe('startEmulator (in-process API)', () => {
   test('the jest globalSetup/globalTeardown example passes', async () => {
     requireBuild();
     const jest = resolve(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-    const run = await promisify(execFile)(process.execPath, [jest, '-c', resolve(ROOT, 'examples', 'jest', 'jest.config.js')], { cwd: ROOT }).then(
-      (r) => ({ code: 0, out: r.stdout + r.stderr }),
-      (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, out: err.stdout + err.stderr }),
-    );
+    const run = await runCommand(process.execPath, [jest, '-c', resolve(ROOT, 'examples', 'jest', 'jest.config.js')], {}, ROOT);
     expect(run.out).toContain('Tests:       2 passed, 2 total');
     expect(run.code).toBe(0);
   }, 60_000);

@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { startCli, type Spawned } from '../support/process';
+import { runCommand, startCli, type Spawned } from '../support/process';
 
 const PACT = resolve(__dirname, '..', 'pacts', 'callrec-client-callrec-emulator.json');
 const VERIFY = resolve(__dirname, '..', 'support', 'verify-pact.js');
@@ -20,10 +18,7 @@ describe('Pact provider verification', () => {
   });
 
   test('every interaction of test/pacts passes, with provider states', async () => {
-    const run = await promisify(execFile)(process.execPath, [VERIFY, em.url, PACT]).then(
-      (r) => ({ code: 0, out: r.stdout + r.stderr }),
-      (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, out: err.stdout + err.stderr }),
-    );
+    const run = await runCommand(process.execPath, [VERIFY, em.url, PACT]);
     expect(run.out).toContain('pact verification passed');
     expect(run.code).toBe(0);
   }, 60_000);
@@ -35,10 +30,7 @@ describe('Pact provider verification', () => {
     broken.interactions[1]!.response.body!['total'] = 5;
     const file = resolve(mkdtempSync(resolve(tmpdir(), 'pact-')), 'broken.json');
     writeFileSync(file, JSON.stringify(broken));
-    const run = await promisify(execFile)(process.execPath, [VERIFY, em.url, file]).then(
-      () => 0,
-      (err: { code: number }) => err.code,
-    );
-    expect(run).toBe(1);
+    const run = await runCommand(process.execPath, [VERIFY, em.url, file]);
+    expect(run.code).toBe(1);
   }, 60_000);
 });

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -84,4 +85,12 @@ export interface AdminAccount {
 
 export async function adminAccounts(url: string): Promise<AdminAccount[]> {
   return (JSON.parse((await get(`${url}/__admin/accounts`)).text) as { accounts: AdminAccount[] }).accounts;
+}
+
+/** Runs a command to its end: its exit code and everything it printed. */
+export function runCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<{ code: number; out: string }> {
+  return promisify(execFile)(cmd, args, { env: { ...process.env, ...env }, cwd, maxBuffer: 16 * 1024 * 1024 }).then(
+    (r) => ({ code: 0, out: r.stdout + r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+  );
 }
