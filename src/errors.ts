@@ -58,8 +58,6 @@ export const messages = {
   rangeNotSatisfiable: (size: number) => `The Range asks for bytes outside the ${size} of this file`,
   notFoundPrinted: (method: string, path: string, lacks: string, instead: string) =>
     `No resource at ${method} ${path}: the path lacks ${lacks}, as the URIs production prints do; request ${instead}`,
-  noCall404: (sid: string) => `No call ${sid} in this account`,
-  noRecording404: (sid: string) => `No recording ${sid} in this account`,
   noFault: (id: string) => `No fault ${id}`,
   unknownState: (name: string, known: readonly string[]) => `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,
   duplicateSid: (field: string, sid: string) => `${field}: ${sid} is already taken`,

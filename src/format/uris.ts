@@ -77,11 +77,6 @@ export function callsListPath(accountSid: string): string {
   return `${MOUNT}${accountPath(accountSid)}/Calls.json`;
 }
 
-/** The path a client requests for the recordings list (the same as its envelope `uri`). */
-export function recordingsListPath(accountSid: string): string {
-  return recordingsListUri(accountSid);
-}
-
 /** @example callUri('AC1', 'ID1-CA2') // '/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json' */
 export function callUri(accountSid: string, callSid: string): string {
   return `${accountPath(accountSid)}/Calls/${callSid}.json`;

@@ -21,7 +21,7 @@ export function mountAudio(app: Express, world: World): void {
     const sid = String(req.params['recordingSid']);
     const account = world.account(accountSid);
     const id = account?.recordings.find(sid);
-    if (account === undefined || id === undefined) throw new ApiError(404, messages.noRecording404(sid));
+    if (account === undefined || id === undefined) throw new ApiError(404, messages.noRecording(accountSid, sid));
     const rec = account.recordings.get(id);
     const audio = recordingAudio(rec.sid);
     const samples = audio.samples(rec.duration);

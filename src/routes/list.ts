@@ -41,7 +41,7 @@ export interface ListResource<A extends string, R extends { sid: string }> {
 }
 
 /** The raw query string, as sent: parameter names are case-sensitive, so no parser touches it. */
-function rawQuery(req: Request): string {
+export function rawQuery(req: Request): string {
   const q = req.originalUrl.indexOf('?');
   return q < 0 ? '' : req.originalUrl.slice(q + 1);
 }
@@ -59,11 +59,6 @@ export function requireJson(req: Request): void {
   if (!req.path.endsWith('.json') && !(req.get('accept') ?? '').includes('json')) {
     throw new ApiError(406, messages.notAcceptable);
   }
-}
-
-/** The raw query string, as sent. */
-export function rawQueryOf(req: Request): string {
-  return rawQuery(req);
 }
 
 /**

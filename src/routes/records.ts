@@ -10,7 +10,7 @@ import { pageWindow } from '../query/paging';
 import type { AccountStore } from '../store/account';
 import type { World } from '../store/world';
 import { methodNotAllowed } from './error-handler';
-import { rawQueryOf, requireJson, type ListSettings } from './list';
+import { rawQuery, requireJson, type ListSettings } from './list';
 
 const ALLOW = 'GET, HEAD';
 
@@ -18,7 +18,7 @@ const ALLOW = 'GET, HEAD';
 function callOf(req: Request, account: AccountStore): number {
   const sid = String(req.params['callSid']);
   const id = account.calls.find(sid);
-  if (id === undefined) throw new ApiError(404, messages.noCall404(sid));
+  if (id === undefined) throw new ApiError(404, messages.noCall(account.profile.sid, sid));
   return id;
 }
 
@@ -52,7 +52,7 @@ export function mountRecords(app: Express, world: World, settings: ListSettings)
     requireJson(req);
     const account = authedAccount(res);
     const call = account.calls.get(callOf(req, account));
-    const query = parseListQuery(rawQueryOf(req), { sortAttributes: [] as string[], maxPageSize: settings.maxPageSize ?? undefined });
+    const query = parseListQuery(rawQuery(req), { sortAttributes: [] as string[], maxPageSize: settings.maxPageSize ?? undefined });
     const window = pageWindow(settings.paging, 0, query.page, query.pageSize);
     if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
     const { head, tail } = envelope('notifications', window, callNotificationsListUri(account.profile.sid, call.sid), undefined);
@@ -72,7 +72,7 @@ export function mountRecords(app: Express, world: World, settings: ListSettings)
     const account = authedAccount(res);
     const sid = String(req.params['recordingSid']);
     const id = account.recordings.find(sid);
-    if (id === undefined) throw new ApiError(404, messages.noRecording404(sid));
+    if (id === undefined) throw new ApiError(404, messages.noRecording(account.profile.sid, sid));
     sendJson(res, recordingJson(account.recordings.get(id), account.profile.sid, settings.publicUrl));
   });
   app.all(routes.recording, methodNotAllowed(ALLOW));

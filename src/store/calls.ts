@@ -108,14 +108,6 @@ export class CallTable extends Table<CallRecord, CallSortAttribute> {
     return permutationOrder(perm);
   }
 
-  /** Memory held by columns and orders, in bytes (for the benchmark's accounting). */
-  heldBytes(): number {
-    let bytes = 0;
-    if (this.columns !== null) for (const c of Object.values(this.columns)) bytes += c.keys.byteLength;
-    for (const perm of this.orders.values()) bytes += perm.byteLength;
-    return bytes + this.overlayBytes();
-  }
-
   private loadColumns(): Record<SortedAttribute, Column> {
     if (this.columns !== null) return this.columns;
     const n = this.seeded;

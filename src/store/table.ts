@@ -109,11 +109,4 @@ export abstract class Table<R extends { sid: string; index: number }, A extends 
     }
     return permutationOrder(perm);
   }
-
-  /** Bytes held by the orders of the written list. */
-  protected overlayBytes(): number {
-    let bytes = 0;
-    for (const perm of this.overlayOrders.values()) bytes += perm.byteLength;
-    return bytes;
-  }
 }

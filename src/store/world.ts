@@ -173,8 +173,4 @@ export class World {
   accountByToken(token: string): AccountStore | undefined {
     return this.byToken.get(token);
   }
-
-  get worldContext(): WorldContext {
-    return this.context;
-  }
 }

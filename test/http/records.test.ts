@@ -19,7 +19,7 @@ describe('single records', () => {
     const unknown = `ID${'0'.repeat(32)}-CA${'0'.repeat(32)}`;
     const missing = await authGet(app, `${base(big.sid)}/Calls/${unknown}.json`, big.token);
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ message: messages.noCall404(unknown) });
+    expect(missing.body).toEqual({ message: messages.noCall(big.sid, unknown) });
     expect((await authGet(app, `${base(other.sid)}/Calls/${call.sid}.json`, big.token)).status).toBe(403);
     // Another account's call, asked for with that account's own token: not in this account.
     expect((await authGet(app, `${base(other.sid)}/Calls/${call.sid}.json`, other.token)).status).toBe(404);
