@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import basicAuth from 'express-basic-auth';
 import { ApiError, messages } from './errors';
-import type { AccountStore, World } from './store/world';
+import type { Account, World } from './store/world';
 
 /** Production's realm, so a client that matches on the challenge sees the same one. */
 export const REALM = 'Restcomm realm';
@@ -34,6 +34,6 @@ export function requireAccount(world: World): RequestHandler[] {
 }
 
 /** The account `requireAccount` admitted. */
-export function authedAccount(res: Response): AccountStore {
-  return res.locals['account'] as AccountStore;
+export function authedAccount(res: Response): Account {
+  return res.locals['account'] as Account;
 }

@@ -1,29 +1,18 @@
 #!/usr/bin/env node
-import { ConfigError, loadConfig, type Config } from './config';
-import { callsListPath } from './format/uris';
-import { serve, type RunningEmulator } from './server';
-import { FixtureError } from './store/fixtures';
+import { banner } from './banner';
+import { type Config, loadConfig } from './config';
+import { ValidationError } from './errors';
+import { type RunningEmulator, serve } from './server';
 
-/** The start-up text: where it listens, the accounts and their tokens, one curl to paste. */
-export function banner(em: RunningEmulator, config: Readonly<Config>): string {
-  const rows = em.world.accounts().map((a) => [a.profile.sid, a.profile.token, String(a.calls.count), String(a.recordings.count), a.profile.friendlyName]);
-  const head = ['account sid', 'token (Basic user name)', 'calls', 'recordings', 'name'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}`.trimEnd();
-  const first = em.world.accounts().find((a) => a.calls.count > 0) ?? em.world.accounts()[0];
-  const lines = [
-    `callrec-emulator listening on ${em.url} (seed ${JSON.stringify(config.seed)}, paging ${config.paging}, fixtures ${config.fixturesPath})`,
-    line(head),
-    ...rows.map(line),
-  ];
-  if (first !== undefined) {
-    lines.push(`Try: curl -u ${first.profile.token}: ${em.url}${callsListPath(first.profile.sid)}`);
-  }
-  return `${lines.join('\n')}\n`;
+/** Exit codes: 2 for unusable options or files, 1 when the port cannot be had. */
+function fail(message: string, code: number): void {
+  process.stderr.write(`callrec-emulator: ${message}\n`);
+  process.exitCode = code;
 }
 
 async function main(): Promise<void> {
   let config: Readonly<Config>;
+  let em: RunningEmulator;
   try {
     const loaded = loadConfig(process.argv.slice(2));
     if (loaded.kind === 'help') {
@@ -32,26 +21,15 @@ async function main(): Promise<void> {
     }
     config = loaded.config;
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof FixtureError) {
-      process.stderr.write(`callrec-emulator: ${err.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
+    if (err instanceof ValidationError) return fail(err.message, 2);
     throw err;
   }
-  let em: RunningEmulator;
   try {
     em = await serve(config);
   } catch (err) {
+    if (err instanceof ValidationError) return fail(err.message, 2);
     const e = err as NodeJS.ErrnoException;
-    if (e instanceof FixtureError) {
-      process.stderr.write(`callrec-emulator: ${config.fixturesPath}: ${e.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    process.stderr.write(`callrec-emulator: cannot listen on ${config.host}:${config.port} (${e.code ?? e.message})\n`);
-    process.exitCode = 1;
-    return;
+    return fail(`cannot listen on ${config.host}:${config.port} (${e.code ?? e.message})`, 1);
   }
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

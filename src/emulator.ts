@@ -1,8 +1,8 @@
-import { ConfigError, loadConfig, type Config } from './config';
-import type { JournalEntry } from './harness/journal';
+import { type Config, configFromOptions } from './config';
+import { ValidationError } from './errors';
 import type { FaultSpec } from './harness/faults';
-import { FixtureError, validateFixtures } from './store/fixtures';
-import { serve, type RunningEmulator } from './server';
+import type { JournalEntry } from './harness/journal';
+import { type RunningEmulator, serve } from './server';
 
 /** Options of an in-process emulator: the CLI's options, with fixtures as a file or as data. */
 export interface EmulatorOptions {
@@ -51,8 +51,14 @@ export interface EmulatorHandle {
   /** A new seed (and fixtures): the world is built again. */
   seed(seed: string, fixtures?: { accounts: unknown[] }): Promise<void>;
   /** Inserts calls (any field may be given); returns them as the API shows them. */
-  addCalls(accountSid: string, calls?: Record<string, unknown> | Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
-  addRecordings(accountSid: string, recordings?: Record<string, unknown> | Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
+  addCalls(
+    accountSid: string,
+    calls?: Record<string, unknown> | Record<string, unknown>[],
+  ): Promise<Record<string, unknown>[]>;
+  addRecordings(
+    accountSid: string,
+    recordings?: Record<string, unknown> | Record<string, unknown>[],
+  ): Promise<Record<string, unknown>[]>;
   /** The request journal, newest first. */
   requests(query?: JournalQuery): Promise<JournalEntry[]>;
   faults: {
@@ -65,26 +71,6 @@ export interface EmulatorHandle {
   close(graceMs?: number): Promise<void>;
 }
 
-function toArgv(options: EmulatorOptions): string[] {
-  const argv = ['--port', String(options.port ?? 0)];
-  const add = (flag: string, value: string | number | undefined) => {
-    if (value !== undefined) argv.push(`--${flag}=${value}`);
-  };
-  add('host', options.host);
-  add('seed', options.seed);
-  add('fixtures', typeof options.fixtures === 'string' ? options.fixtures : undefined);
-  add('paging', options.paging);
-  add('public-url', options.publicUrl);
-  add('clock', options.clock);
-  add('max-page-size', options.maxPageSize);
-  add('cache-mb', options.cacheMb);
-  add('journal-size', options.journalSize);
-  add('admin-token', options.adminToken);
-  add('states', options.states);
-  if (options.strict === true) argv.push('--strict');
-  return argv;
-}
-
 /**
  * Starts an emulator in this process, on a free port unless told otherwise, and resolves once it
  * listens. Options are validated as the CLI's are (the environment is not read); a bad one
@@ -92,23 +78,20 @@ function toArgv(options: EmulatorOptions): string[] {
  * @example const em = await startEmulator({ seed: 'ci' }); … await em.close();
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  let em: RunningEmulator;
   let config: Readonly<Config>;
   try {
-    const loaded = loadConfig(toArgv(options), {});
-    if (loaded.kind !== 'config') throw new ConfigError('unexpected --help');
-    config = loaded.config;
-    if (typeof options.fixtures === 'object') {
-      config = Object.freeze({ ...config, fixturesPath: '(options.fixtures)', accounts: validateFixtures(options.fixtures, 'options.fixtures') });
-    }
+    config = configFromOptions({ ...options });
+    em = await serve(config);
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof FixtureError) throw new Error(`callrec-emulator: ${err.message}`);
+    if (err instanceof ValidationError) throw new Error(`callrec-emulator: ${err.message}`);
     throw err;
   }
-  const em: RunningEmulator = await serve(config);
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (config.adminToken !== null) headers['Authorization'] = `Bearer ${config.adminToken}`;
   const admin = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${em.url}/__admin${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const init = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    const res = await fetch(`${em.url}/__admin${path}`, init);
     const payload = (await res.json()) as { message?: string };
     if (!res.ok) throw new Error(`callrec-emulator: ${method} /__admin${path}: ${res.status} ${payload.message ?? ''}`);
     return payload;
@@ -132,7 +115,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       await admin('POST', '/seed', fixtures === undefined ? { seed } : { seed, fixtures });
     },
     addCalls: async (sid, calls = {}) => asList(await admin('POST', `/accounts/${sid}/calls`, asList(calls))),
-    addRecordings: async (sid, recordings = {}) => asList(await admin('POST', `/accounts/${sid}/recordings`, asList(recordings))),
+    addRecordings: async (sid, recordings = {}) =>
+      asList(await admin('POST', `/accounts/${sid}/recordings`, asList(recordings))),
     requests: async (query = {}) => {
       const q = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string])).toString();
       return ((await admin('GET', `/requests${q === '' ? '' : `?${q}`}`)) as { requests: JournalEntry[] }).requests;

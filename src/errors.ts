@@ -1,6 +1,9 @@
 /**
- * Errors as data: one error type, one catalogue of messages. Handlers throw `ApiError`s built
- * from the catalogue; the single error handler in `routes/error-handler.ts` renders them.
+ * Errors as data: two error types and one catalogue of messages.
+ * - `ApiError`: an answer with a status, thrown by routes and rendered by the one error handler.
+ * - `ValidationError`: input that cannot be used (a fixtures file, an option, an admin body),
+ *   naming where (`path`) and what is wrong (`problem`). It knows no status code: the error
+ *   handler answers it with a 400, the CLI exits with code 2.
  */
 
 /** Every status code the emulator answers with on purpose. */
@@ -20,14 +23,110 @@ export class ApiError extends Error {
 }
 
 /**
- * The catalogue. Tests import it to assert messages, so wording lives here only.
+ * Unusable input. `path` names the place: a file and field (`f.json: accounts[2].calls`), an
+ * option (`--port`, `CALLREC_PORT`) or a body field (`body[1].duration`).
+ * @example new ValidationError('body.calls', problems.intRange(0, 9, -1)).message // 'body.calls: must be an integer from 0 to 9, got -1'
+ */
+export class ValidationError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(path === '' ? problem : `${path}: ${problem}`);
+    this.name = 'ValidationError';
+  }
+}
+
+const q = JSON.stringify;
+
+/**
+ * What can be wrong with one input value: the second half of a ValidationError's message.
+ * Every text that names a problem with input lives here.
+ */
+export const problems = {
+  object: 'must be a JSON object',
+  array: 'must be an array',
+  emptyArray: 'is an empty array',
+  needed: 'is needed',
+  notJson: (detail: string) => `not valid JSON (${detail})`,
+  string: (what: string, got: unknown) => `must be ${what}, got ${q(got)}`,
+  oneOf: (values: readonly string[], got: unknown) => `must be one of ${values.join(', ')}, got ${q(got)}`,
+  intBetween: (min: number, max: number) => `must be an integer from ${min} to ${max}`,
+  intRange: (min: number, max: number, got: unknown) => `must be an integer from ${min} to ${max}, got ${q(got)}`,
+  numberRange: (min: number, max: number, got: unknown) => `must be a number from ${min} to ${max}, got ${q(got)}`,
+  fixed: (expected: string, got: unknown) => `must be ${q(expected)}, got ${q(got)}`,
+  unknownField: (allowed: readonly string[]) => `unknown field (expected one of ${allowed.join(', ')})`,
+  derived: 'derived by the emulator, cannot be set',
+  taken: (value: string) => `${value} is already taken`,
+  sameAs: (key: string, earlier: string) => `the same ${key} as ${earlier}`,
+  nonEmpty: 'must not be empty',
+  nonEmptyString: 'must be a non-empty string',
+  flag: (got: string) => `must be true, false, 1 or 0, got ${q(got)}`,
+  instant: (got: string) => `must be an ISO 8601 instant with a zone, such as 2025-06-01T12:00:00Z, got ${q(got)}`,
+  httpUrl: (got: string) => `must be an absolute http(s) URL, got ${q(got)}`,
+  httpUrlPlain: (got: string) => `must be an http(s) URL without query or fragment, got ${q(got)}`,
+  adminToken: 'must be 1 to 256 visible ASCII characters',
+  cannotRead: (what: string, code: string) => `cannot read the ${what} file (${code})`,
+  // Fixtures and accounts.
+  fixturesTop: 'must be an object with an "accounts" array',
+  friendlyName: 'must be a non-empty string of at most 200 characters',
+  countRange: (max: number, why: string, got: unknown) => `must be an integer from 0 to ${max}${why}, got ${q(got)}`,
+  recordingCapacity: (calls: number, cap: number) => ` (${calls} calls hold at most ${cap} recordings: 6 per 8 calls)`,
+  token: 'must be 1 to 128 visible ASCII characters without ":"',
+  accountSidShape: '"AC" and 32 lower-case hex digits',
+  accountSid: 'must be "AC" and 32 lower-case hex digits',
+  sameUnderSeed: (key: string, earlier: string, seed: string) => `the same ${key} as ${earlier} under seed ${q(seed)}`,
+  ownAccount: (sid: string) => `sid and token must be the account's own (${sid})`,
+  // Calls.
+  phoneNumberSid: '"PN" and 32 lower-case hex digits',
+  instanceId: '"ID" and 32 lower-case hex digits',
+  callSid: '"ID…-CA…" with 32 lower-case hex digits each',
+  sidInstance: (instanceId: string) => `must start with the InstanceId ${instanceId}`,
+  startTime: (got: string) =>
+    `must be like 2013-07-05T22:15:53.000Z with .000 milliseconds (date_created has whole seconds), got ${q(got)}`,
+  callCreated: (got: string) => `must be like Fri, 5 Jul 2013 22:15:53 +0000 (calls are written in +0000), got ${q(got)}`,
+  sameInstant: (what: string, date: string) => `must be the ${what}'s instant, ${date}`,
+  endTime: (got: string) => `must be like 2013-07-05T22:15:53.000Z, got ${q(got)}`,
+  callUpdated: (got: string) => `must be like Fri, 5 Jul 2013 22:15:53 +0000, got ${q(got)}`,
+  notBeforeStart: 'must not be before the start',
+  durationSpan: (computed: number) => `must be the whole seconds from start_time to end_time, ${computed}`,
+  zeroDuration: (status: string, got: number) => `must be 0 for a call that is ${status}, got ${got}`,
+  endSecond: (date: string) => `must be the end_time's second, ${date}`,
+  // Recordings.
+  recordingSid: '"RE" and 32 lower-case hex digits',
+  noCallInAccount: (sid: string, accountSid: string) => `no call ${sid} in account ${accountSid}`,
+  noAnsweredCall: 'is needed: the account has no answered call to default to',
+  tooShortCall: (sid: string) => `call ${sid} lasted under a second: no recording fits in it`,
+  recordingCreated: (got: string) => `must be like Mon, 6 Jan 2014 08:51:07 +0900, got ${q(got)}`,
+  insideCall: (sid: string, after: string, until: string) =>
+    `must lie inside call ${sid}: after ${after} and no later than ${until}`,
+  equalsCreated: (date: string) => `must equal date_created, ${date}`,
+  recordingDuration: (got: unknown) => `must be a positive decimal, as "14.70275" or 7, got ${q(got)}`,
+  recordingRoom: (room: string) =>
+    `must be at most ${room}: the time from the call's start to date_created, within its duration`,
+  // State, faults, provider states.
+  stateFormat: (format: number) => `must be ${format}`,
+  insertCounter: (atLeast: number) => `must be an integer from ${atLeast} (the inserts listed) to 67108863`,
+  noSuchRecord: (sid: unknown) => `no such record: ${q(sid)}`,
+  path: 'a path starting with "/"',
+  goesWith: (other: string) => `goes with ${other}`,
+  needsEffect: 'needs an effect: delay_ms, delay, status, fault or rate_limit',
+  excludeEachOther: (fields: string) => `${fields} exclude each other`,
+  distribution: 'must be uniform or lognormal',
+  setupOrTeardown: 'must be setup or teardown',
+  aString: 'must be a string',
+  namedStates: 'must be an object of named states',
+  paging: (got: string) => `must be production or documented, got ${q(got)}`,
+} as const;
+
+/**
+ * The catalogue of answers. Tests import it to assert messages, so wording lives here only.
  * The two SortBy messages are production's, byte for byte; the rest are ours (production sends
  * empty bodies there).
  */
 export const messages = {
   sortMissingField: 'Error parsing the SortBy parameter: missing field to sort by',
-  sortBadDirection:
-    'Error parsing the SortBy parameter: sort direction needs to be either ASC or DESC',
+  sortBadDirection: 'Error parsing the SortBy parameter: sort direction needs to be either ASC or DESC',
   notInteger: (name: string, value: string) =>
     `${name} must be a base-10 integer from 0 to 2147483647, got ${JSON.stringify(value)}`,
   pageSizeZero: 'PageSize must be at least 1',
@@ -39,19 +138,17 @@ export const messages = {
     'Authentication required: send HTTP Basic credentials with the account API token as the user name',
   forbidden: (accountSid: string) => `The API token does not grant access to account ${accountSid}`,
   notFound: (method: string, path: string) => `No resource at ${method} ${path}`,
-  methodNotAllowed: (method: string, allowed: string) =>
-    `Method ${method} is not allowed here; use ${allowed}`,
+  methodNotAllowed: (method: string, allowed: string) => `Method ${method} is not allowed here; use ${allowed}`,
   notAcceptable:
     'This path answers JSON only when the Accept header contains "json" (production answers XML here); use the .json path',
   internal: 'Internal error in the emulator',
   badBody: (problem: string) => `The request body is not usable: ${problem}`,
-  badField: (field: string, problem: string) => `${field}: ${problem}`,
-  unknownField: (field: string, allowed: readonly string[]) => `${field}: unknown field (expected one of ${allowed.join(', ')})`,
-  derivedField: (field: string) => `${field}: derived by the emulator, cannot be set`,
+  sendJson: 'send JSON with Content-Type: application/json',
   noAccount: (sid: string) => `No account ${sid}`,
   noCall: (accountSid: string, sid: string) => `No call ${sid} in account ${accountSid}`,
   noRecording: (accountSid: string, sid: string) => `No recording ${sid} in account ${accountSid}`,
-  rateLimited: (limit: number, windowS: number) => `Rate limit injected by the emulator: more than ${limit} requests in ${windowS} s`,
+  rateLimited: (limit: number, windowS: number) =>
+    `Rate limit injected by the emulator: more than ${limit} requests in ${windowS} s`,
   injected: (status: number) => `Status ${status} injected by the emulator`,
   adminUnauthorized: 'The admin API needs Authorization: Bearer <admin token> (--admin-token)',
   badDay: (name: string, value: string) => `${name} must start with a date as yyyy-MM-dd, got ${JSON.stringify(value)}`,
@@ -59,6 +156,16 @@ export const messages = {
   notFoundPrinted: (method: string, path: string, lacks: string, instead: string) =>
     `No resource at ${method} ${path}: the path lacks ${lacks}, as the URIs production prints do; request ${instead}`,
   noFault: (id: string) => `No fault ${id}`,
-  unknownState: (name: string, known: readonly string[]) => `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,
-  duplicateSid: (field: string, sid: string) => `${field}: ${sid} is already taken`,
+  unknownState: (name: string, known: readonly string[]) =>
+    `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,
+  // Warnings: what production ignores or reads differently, said in a header and the journal.
+  repeatedParameter: (name: string) => `Parameter ${name} is given more than once; the first value counts`,
+  caseSensitiveParameter: (name: string, meant: string) =>
+    `Parameter ${JSON.stringify(name)} is ignored: names are case-sensitive (did you mean ${meant}?)`,
+  afterSidIgnored: 'AfterSid is ignored, as in production: only Page and PageSize select the page',
+  emptySortBy: 'Empty SortBy is ignored; the default order (date_created descending) applies',
+  unknownSortAttribute: (field: string, attributes: readonly string[], meant: string | undefined) =>
+    `SortBy attribute ${JSON.stringify(field)} is not one of ${attributes.join(', ')}` +
+    `${meant === undefined ? '' : ` (attribute names are case-sensitive: did you mean ${meant}?)`}` +
+    '; production ignores it and uses the default order',
 } as const;

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type EmulatorApp } from './app';
 import type { Config } from './config';
+import { ValidationError } from './errors';
+import { loadInputs } from './load';
 import { createLogger } from './logger';
 import { World } from './store/world';
 
@@ -12,6 +14,8 @@ export interface RunningEmulator {
   url: string;
   /** Base of `file_uri`. */
   publicUrl: string;
+  /** Where the accounts came from: a fixtures file, or `options.fixtures`. */
+  fixturesLabel: string;
   world: World;
   server: Server;
   /** Stops accepting, lets requests in flight finish for up to `graceMs`, then closes the rest. */
@@ -25,11 +29,20 @@ function listeningUrl(host: string, port: number): string {
 }
 
 /**
- * Builds the world and listens. The app is made once the port is known, because with `--port 0`
- * the default public URL (and so every `file_uri`) depends on it.
+ * Reads the config's files, builds the world and listens. Throws a ValidationError (naming the
+ * file) for unusable input, and the listen error otherwise. The app is made once the port is
+ * known, because with `--port 0` the default public URL (and so every `file_uri`) depends on it.
  */
 export async function serve(config: Readonly<Config>): Promise<RunningEmulator> {
-  const world = new World({ seed: config.seed, clockMs: config.clockMs, accounts: config.accounts });
+  const inputs = loadInputs(config);
+  let world: World;
+  try {
+    world = new World({ seed: config.seed, clockMs: config.clockMs, accounts: inputs.accounts });
+  } catch (err) {
+    // Two accounts the seed gives the same sid or token: a problem of the fixtures file.
+    if (err instanceof ValidationError) throw new ValidationError(`${inputs.fixturesLabel}: ${err.path}`, err.problem);
+    throw err;
+  }
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -50,7 +63,7 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
     journalSize: config.journalSize,
     strict: config.strict,
     adminToken: config.adminToken,
-    states: config.states,
+    states: inputs.states,
     cors: config.cors,
     logger: createLogger(config.logLevel, process.stdout.isTTY === true),
     cache: { itemBytes: (config.cacheMb * 2 ** 20) / 3, responseBytes: (config.cacheMb * 2 ** 20 * 2) / 3 },
@@ -67,5 +80,5 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
       });
       server.closeIdleConnections();
     });
-  return { app, url, publicUrl, world, server, close };
+  return { app, url, publicUrl, fixturesLabel: inputs.fixturesLabel, world, server, close };
 }

@@ -1,10 +1,10 @@
-import { ApiError, messages } from '../errors';
+import { problems } from '../errors';
 import { isoMillis, parseIsoMillis, parseRfc2822, rfc2822Date } from '../format/dates';
 import { API_VERSION } from '../format/uris';
 import { CALL_DIRECTIONS, CALL_STATUSES, type CallRecord } from '../generators/call';
 import { insertedCallDefaults } from '../generators/inserted';
-import type { AccountStore } from '../store/account';
-import { asObject, checkKeys, Reader } from './fields';
+import { asObject, checkKeys, Reader } from '../input/fields';
+import type { Account } from '../store/world';
 
 /** Fields an inserted call may give: the wire fields, and `price`, which sorts but never shows. */
 export const CALL_FIELDS = [
@@ -16,16 +16,16 @@ const HEX32 = '[0-9a-f]{32}';
 const MAX_DURATION = 86_400 * 7;
 
 /**
- * The call an admin insert describes: the given fields, validated against the formats of
- * behaviour.md, and the rest generated (see `insertedCallDefaults`). Fields that depend on each
+ * The call an admin insert describes: the given fields, validated against the wire formats
+ * (README, "Production quirks we copy"), and the rest generated (see `insertedCallDefaults`). Fields that depend on each
  * other must agree: `duration` is the whole seconds from `start_time` to `end_time`,
  * `date_created` is the start, `date_updated` the end's second, and a call that was not completed
- * lasted 0 s. Throws a 400 naming the field.
+ * lasted 0 s. Throws a ValidationError naming the field.
  */
-export function callFromInput(account: AccountStore, raw: unknown, at: string, insertNumber = account.calls.overlay.nextInsert): CallRecord {
+export function callFromInput(account: Account, raw: unknown, at: string, insertNumber = account.calls.nextInsert): CallRecord {
   const body = asObject(raw, at);
   checkKeys(body, at, CALL_FIELDS, DERIVED);
-  const r = new Reader(body, at);
+  const r: Reader = new Reader(body, at);
   r.fixed('account_sid', account.profile.sid);
   r.fixed('api_version', API_VERSION);
   r.fixed('price_unit', 'USD');
@@ -40,13 +40,13 @@ export function callFromInput(account: AccountStore, raw: unknown, at: string, i
   call.to = r.string('to') ?? call.to;
   call.from = r.string('from') ?? call.from;
   call.callerName = r.string('caller_name') ?? call.callerName;
-  call.phoneNumberSid = r.string('phone_number_sid', new RegExp(`^PN${HEX32}$`), '"PN" and 32 lower-case hex digits') ?? call.phoneNumberSid;
+  call.phoneNumberSid = r.string('phone_number_sid', new RegExp(`^PN${HEX32}$`), problems.phoneNumberSid) ?? call.phoneNumberSid;
 
-  const instanceId = r.string('InstanceId', new RegExp(`^ID${HEX32}$`), '"ID" and 32 lower-case hex digits');
-  const sid = r.string('sid', new RegExp(`^ID${HEX32}-CA${HEX32}$`), '"ID…-CA…" with 32 lower-case hex digits each');
+  const instanceId = r.string('InstanceId', new RegExp(`^ID${HEX32}$`), problems.instanceId);
+  const sid = r.string('sid', new RegExp(`^ID${HEX32}-CA${HEX32}$`), problems.callSid);
   if (sid !== undefined) {
-    if (instanceId !== undefined && !sid.startsWith(`${instanceId}-`)) r.fail('sid', `must start with the InstanceId ${instanceId}`);
-    if (account.calls.find(sid) !== undefined) throw new ApiError(400, messages.duplicateSid(`${at}.sid`, sid));
+    if (instanceId !== undefined && !sid.startsWith(`${instanceId}-`)) r.fail('sid', problems.sidInstance(instanceId));
+    if (account.calls.find(sid) !== undefined) r.fail('sid', problems.taken(sid));
     call.sid = sid;
     call.instanceId = sid.slice(0, 34);
   } else if (instanceId !== undefined) {
@@ -60,14 +60,14 @@ export function callFromInput(account: AccountStore, raw: unknown, at: string, i
   let startSec = call.startSec;
   if (startText !== undefined) {
     const ms = parseIsoMillis(startText);
-    if (ms === undefined || ms % 1000 !== 0) r.fail('start_time', `must be like 2013-07-05T22:15:53.000Z with .000 milliseconds (date_created has whole seconds), got ${JSON.stringify(startText)}`);
-    startSec = (ms as number) / 1000;
+    if (ms === undefined || ms % 1000 !== 0) r.fail('start_time', problems.startTime(startText));
+    startSec = ms / 1000;
   }
   if (createdText !== undefined) {
     const created = parseRfc2822(createdText);
-    if (created === undefined || created.offsetMin !== 0) r.fail('date_created', `must be like Fri, 5 Jul 2013 22:15:53 +0000 (calls are written in +0000), got ${JSON.stringify(createdText)}`);
-    if (startText !== undefined && created?.sec !== startSec) r.fail('date_created', `must be the start_time's instant, ${rfc2822Date(startSec)}`);
-    startSec = created?.sec as number;
+    if (created === undefined || created.offsetMin !== 0) r.fail('date_created', problems.callCreated(createdText));
+    if (startText !== undefined && created.sec !== startSec) r.fail('date_created', problems.sameInstant('start_time', rfc2822Date(startSec)));
+    startSec = created.sec;
   }
 
   const status = r.oneOf('status', CALL_STATUSES);
@@ -79,24 +79,24 @@ export function callFromInput(account: AccountStore, raw: unknown, at: string, i
   let endMs: number;
   if (endText !== undefined) {
     const parsed = parseIsoMillis(endText);
-    if (parsed === undefined) r.fail('end_time', `must be like 2013-07-05T22:15:53.000Z, got ${JSON.stringify(endText)}`);
-    endMs = parsed as number;
+    if (parsed === undefined) r.fail('end_time', problems.endTime(endText));
+    endMs = parsed;
   } else if (duration !== undefined) {
     endMs = (startSec + duration) * 1000 + ms;
   } else if (updatedText !== undefined) {
     const updated = parseRfc2822(updatedText);
-    if (updated === undefined || updated.offsetMin !== 0) r.fail('date_updated', `must be like Fri, 5 Jul 2013 22:15:53 +0000, got ${JSON.stringify(updatedText)}`);
-    endMs = (updated?.sec as number) * 1000 + ms;
+    if (updated === undefined || updated.offsetMin !== 0) r.fail('date_updated', problems.callUpdated(updatedText));
+    endMs = updated.sec * 1000 + ms;
   } else {
     const talk = call.status !== 'completed' ? 0 : call.duration > 0 ? call.duration : 60;
     endMs = (startSec + talk) * 1000 + ms;
   }
-  if (endMs < startSec * 1000) r.fail(endText !== undefined ? 'end_time' : 'date_updated', 'must not be before the start');
+  if (endMs < startSec * 1000) r.fail(endText !== undefined ? 'end_time' : 'date_updated', problems.notBeforeStart);
   const computed = Math.floor((endMs - startSec * 1000) / 1000);
-  if (duration !== undefined && duration !== computed) r.fail('duration', `must be the whole seconds from start_time to end_time, ${computed}`);
-  if (call.status !== 'completed' && computed !== 0) r.fail('duration', `must be 0 for a call that is ${call.status}, got ${computed}`);
+  if (duration !== undefined && duration !== computed) r.fail('duration', problems.durationSpan(computed));
+  if (call.status !== 'completed' && computed !== 0) r.fail('duration', problems.zeroDuration(call.status, computed));
   if (updatedText !== undefined && parseRfc2822(updatedText)?.sec !== Math.floor(endMs / 1000)) {
-    r.fail('date_updated', `must be the end_time's second, ${rfc2822Date(Math.floor(endMs / 1000))}`);
+    r.fail('date_updated', problems.endSecond(rfc2822Date(Math.floor(endMs / 1000))));
   }
   call.startSec = startSec;
   call.endMs = endMs;

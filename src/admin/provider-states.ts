@@ -1,9 +1,9 @@
-import { ApiError, messages } from '../errors';
-import { FixtureError, validateAccount } from '../store/fixtures';
-import type { World } from '../store/world';
-import type { AccountStore } from '../store/account';
+import { ApiError, messages, problems, ValidationError } from '../errors';
+import { asList, asObject, checkKeys, isObject, parseJson, Reader } from '../input/fields';
+import { validateAccount } from '../store/fixtures';
+import type { Account, World } from '../store/world';
 import { callFromInput } from './call-input';
-import { asObject, checkKeys } from './fields';
+import { type AdminHandler, accountView, ok } from './context';
 import { recordingFromInput } from './recording-input';
 
 /** One named state of a states file: an account to set up, and records to insert into it. */
@@ -16,43 +16,27 @@ export interface StateDef {
   recordings?: unknown[];
 }
 
-/** A states file that cannot be used: the message names the file and the field. */
-export class StatesError extends Error {}
+const STATE_FIELDS = ['description', 'params', 'account', 'calls', 'recordings'];
 
 /**
  * Reads a states file: `{"states": {"name": {"params": {...}, "account": {...}, "calls": [...], "recordings": [...]}}}`.
  * Values may hold `{{param}}` placeholders; the records are checked when a state is set up.
  */
 export function parseStates(text: string, source: string): Map<string, StateDef> {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new StatesError(`${source}: not valid JSON (${(err as Error).message})`);
-  }
-  const fail = (field: string, problem: string): never => {
-    throw new StatesError(`${source}: ${field}: ${problem}`);
-  };
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (!isObject(data) || !isObject(data['states'])) return fail('states', 'must be an object of named states');
+  const data = parseJson(text, source);
+  if (!isObject(data) || !isObject(data['states'])) throw new ValidationError(`${source}: states`, problems.namedStates);
   const states = new Map<string, StateDef>();
   for (const [name, raw] of Object.entries(data['states'])) {
-    const at = `states[${JSON.stringify(name)}]`;
-    if (!isObject(raw)) fail(at, 'must be an object');
-    const def = raw as Record<string, unknown>;
-    for (const key of Object.keys(def)) {
-      if (!['description', 'params', 'account', 'calls', 'recordings'].includes(key)) fail(`${at}.${key}`, 'unknown field');
-    }
-    if (def['params'] !== undefined && !isObject(def['params'])) fail(`${at}.params`, 'must be an object');
-    if (!isObject(def['account'])) fail(`${at}.account`, 'must be an object');
-    for (const list of ['calls', 'recordings']) if (def[list] !== undefined && !Array.isArray(def[list])) fail(`${at}.${list}`, 'must be an array');
-    states.set(name, {
-      params: (def['params'] as Record<string, unknown> | undefined) ?? {},
-      account: def['account'],
-      ...(typeof def['description'] === 'string' ? { description: def['description'] } : {}),
-      ...(def['calls'] === undefined ? {} : { calls: def['calls'] as unknown[] }),
-      ...(def['recordings'] === undefined ? {} : { recordings: def['recordings'] as unknown[] }),
-    });
+    const at = `${source}: states[${JSON.stringify(name)}]`;
+    const r = new Reader(asObject(raw, at), at);
+    checkKeys(r.body, at, STATE_FIELDS);
+    const params = r.object('params')?.body ?? {};
+    asObject(r.body['account'], `${at}.account`);
+    const def: StateDef = { params, account: r.body['account'] };
+    if (typeof r.body['description'] === 'string') def.description = r.body['description'];
+    if (r.has('calls')) def.calls = asList(r.body['calls'], `${at}.calls`);
+    if (r.has('recordings')) def.recordings = asList(r.body['recordings'], `${at}.recordings`);
+    states.set(name, def);
   }
   return states;
 }
@@ -65,9 +49,7 @@ function fill(value: unknown, params: Record<string, unknown>): unknown {
     return value.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(params[name]));
   }
   if (Array.isArray(value)) return value.map((v) => fill(v, params));
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, params)]));
-  }
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, params)]));
   return value;
 }
 
@@ -76,47 +58,48 @@ function fill(value: unknown, params: Record<string, unknown>): unknown {
  * Setup replaces the state's account (deleting one with the same sid first) and inserts its
  * records; teardown deletes the account. An unknown state, or params it does not declare, is a 400.
  */
-export function applyProviderState(world: World, states: ReadonlyMap<string, StateDef>, raw: unknown): { state: string; action: string; accounts: AccountStore[] } {
+export function applyProviderState(
+  world: World,
+  states: ReadonlyMap<string, StateDef>,
+  raw: unknown,
+): { state: string; action: string; accounts: Account[] } {
   const body = asObject(raw, 'body');
   checkKeys(body, 'body', ['state', 'params', 'action']);
   const name = body['state'];
-  if (typeof name !== 'string') throw new ApiError(400, messages.badField('body.state', 'must be a string'));
+  if (typeof name !== 'string') throw new ValidationError('body.state', problems.aString);
   const def = states.get(name);
   if (def === undefined) throw new ApiError(400, messages.unknownState(name, [...states.keys()]));
   const action = body['action'] ?? 'setup';
-  if (action !== 'setup' && action !== 'teardown') throw new ApiError(400, messages.badField('body.action', 'must be setup or teardown'));
-  const given = body['params'] ?? {};
-  const extra = asObject(given, 'body.params');
-  for (const key of Object.keys(extra)) {
-    if (!(key in def.params)) throw new ApiError(400, messages.unknownField(`body.params.${key}`, Object.keys(def.params)));
-  }
-  const params = { ...def.params, ...extra };
-  let spec;
-  try {
-    spec = validateAccount(fill(def.account, params), `state ${JSON.stringify(name)}: account`);
-  } catch (err) {
-    if (err instanceof FixtureError) throw new ApiError(400, err.message);
-    throw err;
-  }
+  if (action !== 'setup' && action !== 'teardown') throw new ValidationError('body.action', problems.setupOrTeardown);
+  const given = asObject(body['params'] ?? {}, 'body.params');
+  checkKeys(given, 'body.params', Object.keys(def.params));
+  const params = { ...def.params, ...given };
+  const spec = validateAccount(fill(def.account, params), `state ${JSON.stringify(name)}: account`);
   if (spec.sid !== undefined) world.deleteAccount(spec.sid);
-  if (action === 'teardown') {
-    return { state: name, action, accounts: [] };
-  }
-  let account: AccountStore;
+  if (action === 'teardown') return { state: name, action, accounts: [] };
+  const account = world.createAccount(spec);
   try {
-    account = world.createAccount(spec);
-  } catch (err) {
-    if (err instanceof FixtureError) throw new ApiError(400, err.message);
-    throw err;
-  }
-  try {
-    (fill(def.calls ?? [], params) as unknown[]).forEach((c, i) => account.calls.insert(callFromInput(account, c, `state.calls[${i}]`)));
-    (fill(def.recordings ?? [], params) as unknown[]).forEach((r, i) => account.recordings.insert(recordingFromInput(account, r, `state.recordings[${i}]`)));
+    // One at a time: a recording may name a call the state inserts.
+    asList(fill(def.calls, params), 'state.calls').forEach((c, i) =>
+      world.insertCalls(account, [callFromInput(account, c, `state.calls[${i}]`)]),
+    );
+    asList(fill(def.recordings, params), 'state.recordings').forEach((r, i) =>
+      world.insertRecordings(account, [recordingFromInput(account, r, `state.recordings[${i}]`)]),
+    );
   } catch (err) {
     // No half-applied state: the account goes again.
     world.deleteAccount(account.profile.sid);
     throw err;
   }
-  world.touch();
   return { state: name, action, accounts: [account] };
 }
+
+export const listStates: AdminHandler = (ctx) =>
+  ok({
+    states: [...ctx.states].map(([name, def]) => ({ name, description: def.description ?? null, params: def.params })),
+  });
+
+export const setState: AdminHandler = (ctx, req) => {
+  const done = applyProviderState(ctx.world, ctx.states, req.body());
+  return ok({ state: done.state, action: done.action, accounts: done.accounts.map(accountView) });
+};

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import { ApiError, messages } from '../errors';
+import { problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
-import { accountAsFixture, FixtureError, validateAccount, validateFixtures } from '../store/fixtures';
+import { asList, asObject, checkKeys, instantAt } from '../input/fields';
+import { accountAsFixture, validateAccount, validateFixtures } from '../store/fixtures';
 import { World } from '../store/world';
-import { parseClock } from '../config';
 import { VERSION } from '../version';
 import { callAsInput, callFromInput } from './call-input';
-import { asObject, checkKeys } from './fields';
+import { type AdminHandler, ok } from './context';
 import { recordingAsInput, recordingFromInput } from './recording-input';
 
 const STATE_FORMAT = 1;
+const WRITES = ['deleted_calls', 'deleted_recordings', 'inserted_calls', 'inserted_recordings', 'call_inserts', 'recording_inserts'];
 
 /**
  * Everything the API shows, as JSON that `importState` reads back: the seed, the clock, the
@@ -25,76 +26,70 @@ export function exportState(world: World): Record<string, unknown> {
     fixtures: { accounts: world.baseAccounts.map(accountAsFixture) },
     accounts: world.accounts().map((a) => ({
       ...accountAsFixture({ ...a.spec, sid: a.profile.sid, token: a.profile.token }),
-      deleted_calls: [...a.calls.overlay.deleted].sort((x, y) => x - y).map((i) => a.calls.get(i).sid),
-      deleted_recordings: [...a.recordings.overlay.deleted].sort((x, y) => x - y).map((j) => a.recordings.get(j).sid),
-      inserted_calls: [...a.calls.overlay.inserted.values()].map(callAsInput),
-      inserted_recordings: [...a.recordings.overlay.inserted.values()].map(recordingAsInput),
-      call_inserts: a.calls.overlay.nextInsert,
-      recording_inserts: a.recordings.overlay.nextInsert,
+      deleted_calls: a.calls.deletedIndexes().map((i) => a.calls.get(i).sid),
+      deleted_recordings: a.recordings.deletedIndexes().map((j) => a.recordings.get(j).sid),
+      inserted_calls: a.calls.insertedRecords().map(callAsInput),
+      inserted_recordings: a.recordings.insertedRecords().map(recordingAsInput),
+      call_inserts: a.calls.nextInsert,
+      recording_inserts: a.recordings.nextInsert,
     })),
   };
-}
-
-function list(value: unknown, at: string): unknown[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new ApiError(400, messages.badField(at, 'must be an array'));
-  return value;
 }
 
 function counter(value: unknown, at: string, atLeast: number): number {
   if (value === undefined) return atLeast;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < atLeast || value >= 2 ** 26) {
-    throw new ApiError(400, messages.badField(at, `must be an integer from ${atLeast} (the inserts listed) to 67108863`));
+    throw new ValidationError(at, problems.insertCounter(atLeast));
   }
   return value;
 }
 
-/** Replaces the world's state with an exported one; a 400 naming the field changes nothing. */
+/** One account of an export, with its writes, added to `scratch`. */
+function importAccount(scratch: World, raw: unknown, at: string): void {
+  const entry = asObject(raw, at);
+  const spec = validateAccount(Object.fromEntries(Object.entries(entry).filter(([k]) => !WRITES.includes(k))), at);
+  const account = scratch.restoreAccount(spec);
+  if (account.profile.sid !== spec.sid || account.profile.token !== spec.token) {
+    throw new ValidationError(at, problems.ownAccount(account.profile.sid));
+  }
+  // One at a time: a later record may name an earlier one (a recording its inserted call).
+  const calls = asList(entry['inserted_calls'], `${at}.inserted_calls`);
+  calls.forEach((c, k) => scratch.insertCalls(account, [callFromInput(account, c, `${at}.inserted_calls[${k}]`, k)]));
+  const recordings = asList(entry['inserted_recordings'], `${at}.inserted_recordings`);
+  recordings.forEach((r, k) =>
+    scratch.insertRecordings(account, [recordingFromInput(account, r, `${at}.inserted_recordings[${k}]`, k)]),
+  );
+  const ids = (field: 'deleted_calls' | 'deleted_recordings', table: { find(sid: string): number | undefined }) => {
+    const seen = new Set<number>();
+    return asList(entry[field], `${at}.${field}`).map((sid, k) => {
+      const id = typeof sid === 'string' ? table.find(sid) : undefined;
+      // A sid listed twice is gone by its second mention, as when deletions are replayed in turn.
+      if (id === undefined || seen.has(id)) throw new ValidationError(`${at}.${field}[${k}]`, problems.noSuchRecord(sid));
+      seen.add(id);
+      return id;
+    });
+  };
+  scratch.removeRecords(account, ids('deleted_calls', account.calls), ids('deleted_recordings', account.recordings));
+  scratch.setInsertCounters(
+    account,
+    counter(entry['call_inserts'], `${at}.call_inserts`, calls.length),
+    counter(entry['recording_inserts'], `${at}.recording_inserts`, recordings.length),
+  );
+}
+
+/** Replaces the world's state with an exported one; a ValidationError naming the field changes nothing. */
 export function importState(world: World, raw: unknown): void {
   const body = asObject(raw, 'state');
   checkKeys(body, 'state', ['format', 'seed', 'clock', 'fixtures', 'accounts']);
-  if (body['format'] !== STATE_FORMAT) throw new ApiError(400, messages.badField('state.format', `must be ${STATE_FORMAT}`));
+  if (body['format'] !== STATE_FORMAT) throw new ValidationError('state.format', problems.stateFormat(STATE_FORMAT));
   const seed = body['seed'];
-  if (typeof seed !== 'string' || seed === '') throw new ApiError(400, messages.badField('state.seed', 'must be a non-empty string'));
-  let clockMs: number;
-  try {
-    clockMs = parseClock('state.clock', String(body['clock']));
-  } catch (err) {
-    throw new ApiError(400, (err as Error).message);
-  }
-  try {
-    const fixtures = validateFixtures(body['fixtures'], 'state.fixtures');
-    const scratch = new World({ seed, clockMs, accounts: fixtures });
-    scratch.clearAccounts();
-    list(body['accounts'], 'state.accounts').forEach((rawAccount, i) => {
-      const at = `state.accounts[${i}]`;
-      const entry = asObject(rawAccount, at);
-      const writes = ['deleted_calls', 'deleted_recordings', 'inserted_calls', 'inserted_recordings', 'call_inserts', 'recording_inserts'];
-      const specFields = Object.fromEntries(Object.entries(entry).filter(([k]) => !writes.includes(k)));
-      const spec = validateAccount(specFields, at);
-      const account = scratch.addAccount(spec);
-      if (account.profile.sid !== spec.sid || account.profile.token !== spec.token) {
-        throw new ApiError(400, messages.badField(at, `sid and token must be the account's own (${account.profile.sid})`));
-      }
-      const calls = list(entry['inserted_calls'], `${at}.inserted_calls`);
-      calls.forEach((c, k) => account.calls.insert(callFromInput(account, c, `${at}.inserted_calls[${k}]`, k)));
-      const recordings = list(entry['inserted_recordings'], `${at}.inserted_recordings`);
-      recordings.forEach((r, k) => account.recordings.insert(recordingFromInput(account, r, `${at}.inserted_recordings[${k}]`, k)));
-      for (const [field, table] of [['deleted_calls', account.calls], ['deleted_recordings', account.recordings]] as const) {
-        list(entry[field], `${at}.${field}`).forEach((sid, k) => {
-          const id = typeof sid === 'string' ? table.find(sid) : undefined;
-          if (id === undefined) throw new ApiError(400, messages.badField(`${at}.${field}[${k}]`, `no such record: ${JSON.stringify(sid)}`));
-          table.remove(id);
-        });
-      }
-      account.calls.overlay.nextInsert = counter(entry['call_inserts'], `${at}.call_inserts`, calls.length);
-      account.recordings.overlay.nextInsert = counter(entry['recording_inserts'], `${at}.recording_inserts`, recordings.length);
-    });
-    world.adopt(scratch);
-  } catch (err) {
-    if (err instanceof FixtureError) throw new ApiError(400, err.message);
-    throw err;
-  }
+  if (typeof seed !== 'string' || seed === '') throw new ValidationError('state.seed', problems.nonEmptyString);
+  const clockMs = instantAt('state.clock', String(body['clock']));
+  // Built on a scratch world, so that a bad import changes nothing.
+  const scratch = new World({ seed, clockMs, accounts: validateFixtures(body['fixtures'], 'state.fixtures') });
+  scratch.clearAccounts();
+  asList(body['accounts'], 'state.accounts').forEach((a, i) => importAccount(scratch, a, `state.accounts[${i}]`));
+  world.replaceWith(scratch);
 }
 
 /**
@@ -106,3 +101,13 @@ export function stateHash(world: World, publicUrl: string, paging: string): stri
   const text = JSON.stringify({ emulator: VERSION, paging, public_url: publicUrl, state: exportState(world) });
   return createHash('sha256').update(text).digest('hex');
 }
+
+export const getState: AdminHandler = (ctx) => ok(exportState(ctx.world));
+
+export const putState: AdminHandler = (ctx, req) => {
+  importState(ctx.world, req.body());
+  return ok({ status: 'imported', hash: stateHash(ctx.world, ctx.publicUrl, ctx.paging) });
+};
+
+export const getStateHash: AdminHandler = (ctx) =>
+  ok({ hash: stateHash(ctx.world, ctx.publicUrl, ctx.paging), algorithm: 'sha256' });

@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-import { MOUNT } from '../format/uris';
 import { ByteLru } from './byte-lru';
 
 /** Record ids stay below 2^27 (seeded below 2^26, inserted from 2^26), so table·2^27 + id is exact. */
@@ -27,8 +25,9 @@ export interface RenderCacheOptions {
  * - responses: whole list responses, keyed by what determines them (method, URL, credentials,
  *   and Accept where it matters), written again straight from the socket handler.
  *
- * Both are bounded LRUs. Everything is dropped when the world's version changes (a reset now,
- * admin writes later), so a cached byte is always a byte a fresh render would give.
+ * Both are bounded LRUs. Everything is dropped when the world's version changes (any admin
+ * write), so a cached byte is always a byte a fresh render would give. The front door syncs it
+ * once per request, before anything is read from it.
  */
 export class RenderCache {
   /** Keyed by `itemKey(table, index)`. */
@@ -64,19 +63,4 @@ export class RenderCache {
     }
     return bytes;
   }
-}
-
-/**
- * What a list response depends on besides the state: the method, the whole URL (path and raw
- * query), the credentials, and the Accept header on a path without `.json`. Null for requests
- * that are never cached.
- * @example responseKey(req) // 'GET\u0000/call/2012-04-24/Accounts/AC…/Calls.json?Page=1\u0000Basic Y2Rj…\u0000'
- */
-export function responseKey(req: IncomingMessage): string | null {
-  const url = req.url ?? '';
-  if (req.method !== 'GET' || !url.startsWith(`${MOUNT}/`)) return null;
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  const accept = path.endsWith('.json') ? '' : (req.headers.accept ?? '');
-  return `GET\u0000${url}\u0000${req.headers.authorization ?? ''}\u0000${accept}`;
 }

@@ -110,3 +110,27 @@ export function parseIsoMillis(text: string): number | undefined {
   const ms = Date.parse(text);
   return Number.isNaN(ms) || isoMillis(ms) !== text ? undefined : ms;
 }
+
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(?:Z|([+-])(\d{2}):?(\d{2})))?$/;
+
+/**
+ * An ISO 8601 instant with an explicit zone (`Z` or `±hh:mm`), or a bare date taken as UTC
+ * midnight, in ms since the epoch; undefined otherwise. A date-time without a zone is refused:
+ * it would depend on the host's TZ.
+ * @example parseInstant('2025-06-01T12:00:00Z') // 1748779200000
+ * @example parseInstant('2025-06-01T12:00:00') // undefined
+ */
+export function parseInstant(text: string): number | undefined {
+  const m = INSTANT.exec(text);
+  if (m === null) return undefined;
+  const n = (i: number) => (m[i] === undefined ? 0 : Number(m[i]));
+  const [y, mo, d, h, mi, s, oh, om] = [n(1), n(2), n(3), n(4), n(5), n(6), n(9), n(10)];
+  const ms = m[7] === undefined ? 0 : Number(m[7].padEnd(3, '0'));
+  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth || h > 23 || mi > 59 || s > 59 || oh > 23 || om > 59) {
+    return undefined;
+  }
+  const offsetMs = (m[8] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
+  return Date.UTC(y, mo - 1, d, h, mi, s, ms) - offsetMs;
+}

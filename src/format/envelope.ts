@@ -1,5 +1,18 @@
-import type { PageWindow } from '../query/paging';
 import { pageUri } from './uris';
+
+/** What the envelope says about a page, as numbers (the query layer's page window has these). */
+export interface EnvelopeWindow {
+  page: number;
+  numPages: number;
+  pageSize: number;
+  total: number;
+  start: number;
+  end: number;
+  /** The page index `last_page_uri` points at. */
+  lastPage: number;
+  hasPrevious: boolean;
+  hasNext: boolean;
+}
 
 /** The list's item key: production names the array after the resource. */
 export type ListKey = 'calls' | 'recordings' | 'notifications';
@@ -18,7 +31,7 @@ export interface EnvelopeParts {
  * @example envelope('calls', window, '/2012-04-24/Accounts/AC1/Calls', 'ID…-CA…').head
  *   // '{"page":0,"num_pages":8,"page_size":50,"total":448,"start":"0","end":"49","uri":"/2012-04-24/Accounts/AC1/Calls",…,"calls":['
  */
-export function envelope(key: ListKey, w: PageWindow, listUri: string, lastSid: string | undefined): EnvelopeParts {
+export function envelope(key: ListKey, w: EnvelopeWindow, listUri: string, lastSid: string | undefined): EnvelopeParts {
   const fields = {
     page: w.page,
     num_pages: w.numPages,

@@ -23,7 +23,6 @@ export interface CallSortFields {
 
 /** A call without its caller name: all a recording needs of its call. */
 export interface CallCore extends CallSortFields {
-  index: number;
   sid: string;
   instanceId: string;
   phoneNumberSid: string;
@@ -128,10 +127,10 @@ function drawCore(world: WorldContext, account: AccountProfile, i: number, s: St
   const { u, endpoint, fields } = drawHead(account, s, recordingsOnCall(account, i) > 0);
   const instanceId = s.pick(world.instanceIds);
   const sid = `${instanceId}-CA${account.sids.call.encode(i)}`;
-  return finishCore(fields, endpoint, i, sid, instanceId, startFromDraw(world, account, i, u), s);
+  return finishCore(fields, endpoint, sid, instanceId, startFromDraw(world, account, i, u), s);
 }
 
-function finishCore(fields: CallSortFields, endpoint: Endpoint, index: number, sid: string, instanceId: string, startSec: number, s: Stream): CallCore {
+function finishCore(fields: CallSortFields, endpoint: Endpoint, sid: string, instanceId: string, startSec: number, s: Stream): CallCore {
   const endMs = (startSec + fields.duration) * 1000 + s.int(0, 999);
   return {
     from: fields.from,
@@ -140,7 +139,6 @@ function finishCore(fields: CallSortFields, endpoint: Endpoint, index: number, s
     status: fields.status,
     duration: fields.duration,
     priceInt: fields.priceInt,
-    index,
     sid,
     instanceId,
     phoneNumberSid: endpoint.phoneNumberSid,
@@ -156,7 +154,7 @@ function finishCore(fields: CallSortFields, endpoint: Endpoint, index: number, s
 export function drawDefaults(world: WorldContext, account: AccountProfile, s: Stream, startSec: number, recorded: boolean): CallCore {
   const { endpoint, fields } = drawHead(account, s, recorded);
   const instanceId = s.pick(world.instanceIds);
-  return finishCore(fields, endpoint, -1, `${instanceId}-CA${s.hex(32)}`, instanceId, startSec, s);
+  return finishCore(fields, endpoint, `${instanceId}-CA${s.hex(32)}`, instanceId, startSec, s);
 }
 
 /** Call `i` without its caller name (the costliest field), for recordings. */

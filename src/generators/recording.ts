@@ -5,7 +5,6 @@ import { placeRecording } from './recording-layout';
 
 /** A recording as the store knows it; `format/recording.ts` turns it into the wire shape. */
 export interface RecordingRecord {
-  index: number;
   sid: string;
   callSid: string;
   /** date_created (and date_updated), whole seconds since the epoch. */
@@ -47,7 +46,7 @@ export function generateRecording(world: WorldContext, account: AccountProfile, 
   const room = Math.min(createdSec - call.startSec, call.duration);
   const duration = Math.max(0.1, Math.round(room * (0.3 + 0.7 * s.float()) * 100000) / 100000);
   const offsetMin = s.pick(OFFSETS_MIN);
-  return { index: j, sid, callSid: call.sid, createdSec, offsetMin, duration };
+  return { sid, callSid: call.sid, createdSec, offsetMin, duration };
 }
 
 /** The index of the seeded recording with this sid, or undefined (see `seededCallIndex`). */

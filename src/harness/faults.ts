@@ -1,6 +1,5 @@
-import { Reader, asObject, checkKeys } from '../admin/fields';
-import { ApiError, messages } from '../errors';
-import { StreamFamily, type Stream } from '../random/stream';
+import { messages } from '../errors';
+import { type Stream, StreamFamily } from '../random/stream';
 
 export type Delay =
   | { distribution: 'uniform'; min_ms: number; max_ms: number }
@@ -43,74 +42,12 @@ interface Fault {
   window: { startMs: number; count: number } | null;
 }
 
-const FIELDS = ['path', 'account', 'method', 'delay_ms', 'delay', 'status', 'body', 'fault', 'rate_limit', 'times', 'probability'] as const;
 const ACCOUNT_IN_PATH = /\/Accounts\/([^/]+)/;
 
 /** A path pattern: a prefix, or with `*`, a whole-path match where `*` is any run of characters. */
 function matcherOf(path: string | undefined): RegExp | null {
   if (path === undefined || !path.includes('*')) return null;
   return new RegExp(`^${path.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-}
-
-/** Validates a fault's JSON; a 400 naming the field otherwise. */
-export function parseFault(raw: unknown): FaultSpec {
-  const body = asObject(raw, 'body');
-  checkKeys(body, 'body', FIELDS);
-  const r = new Reader(body, 'body');
-  const spec: FaultSpec = {};
-  const path = r.string('path', /^\//, 'a path starting with "/"');
-  if (path !== undefined) spec.path = path;
-  const account = r.string('account', /^AC[0-9a-f]{32}$/, '"AC" and 32 lower-case hex digits');
-  if (account !== undefined) spec.account = account;
-  const method = r.oneOf('method', ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
-  if (method !== undefined) spec.method = method;
-  const delayMs = r.integer('delay_ms', 0, 60_000);
-  if (delayMs !== undefined) spec.delay_ms = delayMs;
-  if (body['delay'] !== undefined) {
-    const d = asObject(body['delay'], 'body.delay');
-    const dr = new Reader(d, 'body.delay');
-    const kind = dr.oneOf('distribution', ['uniform', 'lognormal']);
-    if (kind === 'uniform') {
-      checkKeys(d, 'body.delay', ['distribution', 'min_ms', 'max_ms']);
-      const min = dr.integer('min_ms', 0, 60_000) ?? 0;
-      const max = dr.integer('max_ms', min, 60_000) ?? dr.fail('max_ms', 'is needed');
-      spec.delay = { distribution: 'uniform', min_ms: min, max_ms: max };
-    } else if (kind === 'lognormal') {
-      checkKeys(d, 'body.delay', ['distribution', 'median_ms', 'sigma']);
-      const median = dr.number('median_ms', 0, 60_000) ?? dr.fail('median_ms', 'is needed');
-      spec.delay = { distribution: 'lognormal', median_ms: median, sigma: dr.number('sigma', 0, 5) ?? 0.5 };
-    } else {
-      dr.fail('distribution', 'must be uniform or lognormal');
-    }
-  }
-  const status = r.integer('status', 200, 599);
-  if (status !== undefined) spec.status = status;
-  if (body['body'] !== undefined) {
-    if (status === undefined) r.fail('body', 'goes with status');
-    spec.body = body['body'];
-  }
-  const fault = r.oneOf('fault', ['connection_reset', 'empty_response']);
-  if (fault !== undefined) spec.fault = fault;
-  if (body['rate_limit'] !== undefined) {
-    const rl = asObject(body['rate_limit'], 'body.rate_limit');
-    checkKeys(rl, 'body.rate_limit', ['limit', 'window_s']);
-    const rr = new Reader(rl, 'body.rate_limit');
-    spec.rate_limit = {
-      limit: rr.integer('limit', 1, 1e9) ?? rr.fail('limit', 'is needed'),
-      window_s: rr.number('window_s', 0.001, 86_400) ?? rr.fail('window_s', 'is needed'),
-    };
-  }
-  const times = r.integer('times', 1, 1e9);
-  if (times !== undefined) spec.times = times;
-  const probability = r.number('probability', 0, 1);
-  if (probability !== undefined) spec.probability = probability;
-  const effects = [spec.delay_ms, spec.delay, spec.status, spec.fault, spec.rate_limit].filter((x) => x !== undefined).length;
-  if (effects === 0) throw new ApiError(400, messages.badField('body', 'needs an effect: delay_ms, delay, status, fault or rate_limit'));
-  if ([spec.status, spec.fault, spec.rate_limit].filter((x) => x !== undefined).length > 1) {
-    throw new ApiError(400, messages.badField('body', 'status, fault and rate_limit exclude each other'));
-  }
-  if (spec.delay_ms !== undefined && spec.delay !== undefined) throw new ApiError(400, messages.badField('body', 'delay_ms and delay exclude each other'));
-  return spec;
 }
 
 function drawDelay(spec: FaultSpec, s: Stream): number {

@@ -78,14 +78,3 @@ export class Journal {
     this.total = 0;
   }
 }
-
-const WARNINGS = Symbol('emulator warnings');
-
-/** Notes a response's warnings for the journal (headers written from the cache cannot be read back). */
-export function noteWarnings(res: object, warnings: readonly string[]): void {
-  if (warnings.length > 0) (res as Record<symbol, readonly string[]>)[WARNINGS] = warnings;
-}
-
-export function warningsOf(res: object): string[] {
-  return [...((res as Record<symbol, readonly string[] | undefined>)[WARNINGS] ?? [])];
-}

@@ -1,4 +1,5 @@
 import { ApiError, messages } from '../errors';
+import type { RecordFilter } from '../store/table';
 
 /** The filter parameters of each list, as production reads them. */
 export const CALL_FILTERS = ['To', 'From', 'Status', 'ParentCallSid', 'ConferenceSid', 'StartTime', 'EndTime'] as const;
@@ -36,12 +37,6 @@ export function parseDay(name: string, value: string): number {
   return ms;
 }
 
-/** A filter as the store applies it: a stable key (for caching the filtered order) and a test. */
-export interface Filter<R> {
-  key: string;
-  test(record: R): boolean;
-}
-
 /** Fields a call filter reads, in store terms. */
 interface FilterableCall {
   to: string;
@@ -59,7 +54,7 @@ interface FilterableCall {
  * ConferenceSid, with any value, give an empty list.
  * @example callFilter(new Map([['From', '3021097%']])) // { key: 'From=3021097%', test: … }
  */
-export function callFilter(values: ReadonlyMap<string, string>): Filter<FilterableCall> | null {
+export function callFilter(values: ReadonlyMap<string, string>): RecordFilter<FilterableCall> | null {
   if (values.size === 0) return null;
   const tests: ((c: FilterableCall) => boolean)[] = [];
   const to = values.get('To');
@@ -77,7 +72,7 @@ export function callFilter(values: ReadonlyMap<string, string>): Filter<Filterab
 }
 
 /** Production's recording filters: CallSid as `LIKE`; StartTime and EndTime on `date_created`. */
-export function recordingFilter(values: ReadonlyMap<string, string>): Filter<{ callSid: string; createdSec: number }> | null {
+export function recordingFilter(values: ReadonlyMap<string, string>): RecordFilter<{ callSid: string; createdSec: number }> | null {
   if (values.size === 0) return null;
   const tests: ((r: { callSid: string; createdSec: number }) => boolean)[] = [];
   const callSid = values.get('CallSid');

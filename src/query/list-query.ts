@@ -1,22 +1,24 @@
 import { ApiError, messages } from '../errors';
-import { parseSortBy, type SortSpec } from './sort';
+import type { StoreSort } from '../store/table';
+import { parseSortBy, type SortAttributes } from './sort';
 
 /** The largest value Java's `Integer.parseInt` accepts; production has no other bound. */
 const INT_MAX = 2147483647;
 
-export interface ListQuery<A extends string> {
+export interface ListQuery<C extends string> {
   page: number;
   pageSize: number;
-  sort: SortSpec<A> | null;
+  /** In store columns; null for the default order. */
+  sort: StoreSort<C> | null;
   /** Things production ignores or treats differently that the client relied on. */
   warnings: string[];
   /** The first value of each filter parameter given, by name. */
   filters: Map<string, string>;
 }
 
-export interface ListQueryOptions<A extends string> {
-  /** SortBy attributes of this list. */
-  sortAttributes: readonly A[];
+export interface ListQueryOptions<C extends string> {
+  /** SortBy attributes of this list, and the store column of each. */
+  sort: SortAttributes<C>;
   /** PageSize above this is a 400; undefined means no maximum, as in production. */
   maxPageSize?: number | undefined;
   /** Filter parameters of this list (case-sensitive names). */
@@ -38,7 +40,7 @@ export function firstValues(rawQuery: string, known: readonly string[] = PAGING)
   for (const [name, value] of new URLSearchParams(rawQuery)) {
     if (known.includes(name)) {
       if (values.has(name)) {
-        if (!seen.has(name)) warnings.push(`Parameter ${name} is given more than once; the first value counts`);
+        if (!seen.has(name)) warnings.push(messages.repeatedParameter(name));
         seen.add(name);
       } else {
         values.set(name, value);
@@ -47,7 +49,7 @@ export function firstValues(rawQuery: string, known: readonly string[] = PAGING)
     }
     const nearly = known.find((k) => k.toLowerCase() === name.toLowerCase());
     if (nearly !== undefined) {
-      warnings.push(`Parameter ${JSON.stringify(name)} is ignored: names are case-sensitive (did you mean ${nearly}?)`);
+      warnings.push(messages.caseSensitiveParameter(name, nearly));
     }
   }
   return { values, warnings };
@@ -67,10 +69,10 @@ export function parseNonNegativeInt(name: string, value: string): number {
 
 /**
  * Page, PageSize and SortBy of a list request, validated.
- * @example parseListQuery('Page=2&PageSize=10&SortBy=From:desc', { sortAttributes: CALL_SORT_ATTRIBUTES })
- *   // { page: 2, pageSize: 10, sort: { attribute: 'From', direction: 'desc' }, warnings: [] }
+ * @example parseListQuery('Page=2&PageSize=10&SortBy=From:desc', { sort: CALL_SORT })
+ *   // { page: 2, pageSize: 10, sort: { column: 'from', direction: 'desc' }, warnings: [], filters: Map {} }
  */
-export function parseListQuery<A extends string>(rawQuery: string, options: ListQueryOptions<A>): ListQuery<A> {
+export function parseListQuery<C extends string>(rawQuery: string, options: ListQueryOptions<C>): ListQuery<C> {
   const filterNames = options.filterNames ?? [];
   const { values, warnings } = firstValues(rawQuery, [...PAGING, ...filterNames]);
   const rawPage = values.get('Page');
@@ -81,15 +83,15 @@ export function parseListQuery<A extends string>(rawQuery: string, options: List
   if (options.maxPageSize !== undefined && pageSize > options.maxPageSize) {
     throw new ApiError(400, messages.pageSizeTooLarge(pageSize, options.maxPageSize));
   }
-  let sort: SortSpec<A> | null = null;
+  let sort: StoreSort<C> | null = null;
   const rawSort = values.get('SortBy');
   if (rawSort !== undefined) {
-    const parsed = parseSortBy(rawSort, options.sortAttributes);
+    const parsed = parseSortBy(rawSort, options.sort);
     sort = parsed.sort;
     if (parsed.warning !== undefined) warnings.push(parsed.warning);
   }
   if (values.has('AfterSid')) {
-    warnings.push('AfterSid is ignored, as in production: only Page and PageSize select the page');
+    warnings.push(messages.afterSidIgnored);
   }
   const filters = new Map<string, string>();
   for (const name of filterNames) {

@@ -1,22 +1,14 @@
-/** Which reading of the paging fields to follow (see behaviour.md, "The paged envelope"). */
+import type { EnvelopeWindow } from '../format/envelope';
+
+/** Which reading of the paging fields to follow (see README, "Paging"). */
 export type PagingProfile = 'production' | 'documented';
 
-/** Everything about one page that the envelope needs, as numbers. */
-export interface PageWindow {
-  page: number;
-  pageSize: number;
-  total: number;
-  numPages: number;
-  /** The page index `last_page_uri` points at. */
-  lastPage: number;
+/** Everything about one page: what the envelope says, and which items it holds. */
+export interface PageWindow extends EnvelopeWindow {
   /** Position of the page's first item in the whole list; also the `start` field. */
   offset: number;
   /** Items on this page. */
   count: number;
-  start: number;
-  end: number;
-  hasPrevious: boolean;
-  hasNext: boolean;
 }
 
 /**

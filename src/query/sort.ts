@@ -1,19 +1,35 @@
 import { ApiError, messages } from '../errors';
+import type { CallColumn } from '../store/calls';
+import type { RecordingColumn } from '../store/recordings';
+import type { Created, StoreSort } from '../store/table';
 
-export const CALL_SORT_ATTRIBUTES = ['DateCreated', 'From', 'To', 'Direction', 'Status', 'Duration', 'Price'] as const;
-export const RECORDING_SORT_ATTRIBUTES = ['DateCreated', 'Duration', 'CallSid'] as const;
-export type CallSortAttribute = (typeof CALL_SORT_ATTRIBUTES)[number];
-export type RecordingSortAttribute = (typeof RECORDING_SORT_ATTRIBUTES)[number];
-export type SortDirection = 'asc' | 'desc';
+/**
+ * SortBy's attribute names (production's, case-sensitive) and the store column each sorts by.
+ * The key order is the order messages list them in.
+ */
+export const CALL_SORT = {
+  DateCreated: 'created',
+  From: 'from',
+  To: 'to',
+  Direction: 'direction',
+  Status: 'status',
+  Duration: 'duration',
+  Price: 'price',
+} as const satisfies Record<string, CallColumn | Created>;
 
-export interface SortSpec<A extends string> {
-  attribute: A;
-  direction: SortDirection;
-}
+/** Production's recordings list accepts these three, with the calls list's syntax. */
+export const RECORDING_SORT = {
+  DateCreated: 'created',
+  Duration: 'duration',
+  CallSid: 'callSid',
+} as const satisfies Record<string, RecordingColumn | Created>;
 
-export interface SortParse<A extends string> {
+/** SortBy's attributes of one list, by wire name. */
+export type SortAttributes<C extends string> = Readonly<Record<string, C>>;
+
+export interface SortParse<C extends string> {
   /** null means the default order (`date_created` descending). */
-  sort: SortSpec<A> | null;
+  sort: StoreSort<C> | null;
   warning?: string;
 }
 
@@ -22,26 +38,21 @@ export interface SortParse<A extends string> {
  * field or a direction other than asc/desc (any case) is a 400; a missing direction is ascending.
  * Attribute names are case-sensitive, and an unknown one is ignored (default order) with a warning.
  *
- * @example parseSortBy('From:DESC', CALL_SORT_ATTRIBUTES) // { sort: { attribute: 'From', direction: 'desc' } }
- * @example parseSortBy('date_created', CALL_SORT_ATTRIBUTES) // { sort: null, warning: '…' }
+ * @example parseSortBy('From:DESC', CALL_SORT) // { sort: { column: 'from', direction: 'desc' } }
+ * @example parseSortBy('date_created', CALL_SORT) // { sort: null, warning: '…' }
  */
-export function parseSortBy<A extends string>(value: string, attributes: readonly A[]): SortParse<A> {
-  if (value === '') {
-    return { sort: null, warning: 'Empty SortBy is ignored; the default order (date_created descending) applies' };
-  }
+export function parseSortBy<C extends string>(value: string, attributes: SortAttributes<C>): SortParse<C> {
+  if (value === '') return { sort: null, warning: messages.emptySortBy };
   const colon = value.indexOf(':');
   const field = colon < 0 ? value : value.slice(0, colon);
   const dir = colon < 0 ? 'asc' : value.slice(colon + 1).toLowerCase();
   if (field === '') throw new ApiError(400, messages.sortMissingField);
   if (dir !== 'asc' && dir !== 'desc') throw new ApiError(400, messages.sortBadDirection);
-  const attribute = attributes.find((a) => a === field);
-  if (attribute === undefined) {
-    const nearly = attributes.find((a) => a.toLowerCase() === field.toLowerCase().replace(/_/g, ''));
-    const hint = nearly === undefined ? '' : ` (attribute names are case-sensitive: did you mean ${nearly}?)`;
-    return {
-      sort: null,
-      warning: `SortBy attribute ${JSON.stringify(field)} is not one of ${attributes.join(', ')}${hint}; production ignores it and uses the default order`,
-    };
+  const column = Object.hasOwn(attributes, field) ? attributes[field] : undefined;
+  if (column === undefined) {
+    const names = Object.keys(attributes);
+    const meant = names.find((a) => a.toLowerCase() === field.toLowerCase().replace(/_/g, ''));
+    return { sort: null, warning: messages.unknownSortAttribute(field, names, meant) };
   }
-  return { sort: { attribute, direction: dir } };
+  return { sort: { column, direction: dir } };
 }

@@ -4,7 +4,7 @@ import { routes } from '../format/uris';
 import { parseRange, WAV_HEADER_BYTES, wavBytes, wavHeader } from '../format/wav';
 import { recordingAudio, SAMPLE_RATE } from '../generators/audio';
 import type { World } from '../store/world';
-import { methodNotAllowed } from './error-handler';
+import { methodNotAllowed } from '../http/error-handler';
 import { drainOrClose } from './send-page';
 
 /** Bytes rendered per write: memory stays flat however long the recording. */

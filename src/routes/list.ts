@@ -1,16 +1,16 @@
 import type { Request, RequestHandler } from 'express';
 import { authedAccount } from '../auth';
-import { responseKey, type RenderCache } from '../cache/render-cache';
-import { noteWarnings } from '../harness/journal';
+import type { RenderCache } from '../cache/render-cache';
 import { ApiError, messages } from '../errors';
 import { envelope, type ListKey } from '../format/envelope';
+import { exchangeOf } from '../http/exchange';
 import { parseListQuery } from '../query/list-query';
-import { pageWindow, type PagingProfile } from '../query/paging';
-import type { Filter } from '../query/filters';
-import type { SortSpec } from '../query/sort';
+import { type PageWindow, type PagingProfile, pageWindow } from '../query/paging';
+import type { SortAttributes } from '../query/sort';
 import type { Order } from '../store/order';
-import type { AccountStore, World } from '../store/world';
-import { sendBuilt, streamPage, STREAM_THRESHOLD } from './send-page';
+import type { RecordFilter, TableView } from '../store/table';
+import type { Account } from '../store/world';
+import { sendBuilt, STREAM_THRESHOLD, streamPage } from './send-page';
 
 /** What the list routes need from the app's settings. */
 export interface ListSettings {
@@ -23,27 +23,26 @@ export interface ListSettings {
 }
 
 /** One list resource (calls or recordings), as the generic handler sees it. */
-export interface ListResource<A extends string, R extends { sid: string }> {
+export interface ListResource<C extends string, R extends { sid: string }> {
   key: ListKey;
-  sortAttributes: readonly A[];
+  /** SortBy's attributes and the store column each sorts by. */
+  sort: SortAttributes<C>;
   filterNames: readonly string[];
   /** The filter the parameters describe (400 on a bad value), or null for none. */
-  filter(values: ReadonlyMap<string, string>): Filter<R> | null;
-  table(account: AccountStore): {
-    id: number;
-    count: number;
-    get(i: number): R;
-    order(sort: SortSpec<A> | null): Order;
-    filteredOrder(sort: SortSpec<A> | null, filter: Filter<R>): Order;
-  };
+  filter(values: ReadonlyMap<string, string>): RecordFilter<R> | null;
+  table(account: Account): TableView<R, C>;
   listUri(accountSid: string): string;
   render(record: R, accountSid: string, settings: ListSettings): string;
 }
 
-/** The raw query string, as sent: parameter names are case-sensitive, so no parser touches it. */
-export function rawQuery(req: Request): string {
-  const q = req.originalUrl.indexOf('?');
-  return q < 0 ? '' : req.originalUrl.slice(q + 1);
+/** One page of a list, worked out: what to send, and the warnings the request earned. */
+interface Page<R> {
+  window: PageWindow;
+  order: Order;
+  table: TableView<R, string>;
+  head: string;
+  tail: string;
+  warnings: string[];
 }
 
 /**
@@ -61,51 +60,55 @@ export function requireJson(req: Request): void {
   }
 }
 
-/**
- * GET of a paged list: content negotiation, parameters, page window, envelope, items.
- * Runs after `requireAccount`.
- */
-export function listHandler<A extends string, R extends { sid: string }>(
-  resource: ListResource<A, R>,
-  world: World,
+/** Parameters, order and page window of a list request; a 400 for what production cannot serve. */
+function listPage<C extends string, R extends { sid: string }>(
+  resource: ListResource<C, R>,
+  settings: ListSettings,
+  account: Account,
+  rawQuery: string,
+): Page<R> {
+  const query = parseListQuery(rawQuery, {
+    sort: resource.sort,
+    maxPageSize: settings.maxPageSize ?? undefined,
+    filterNames: resource.filterNames,
+  });
+  const filter = resource.filter(query.filters);
+  const table = resource.table(account);
+  // total, num_pages and the pages count the filtered list, as production's count query does.
+  const order = filter === null ? table.order(query.sort) : table.filteredOrder(query.sort, filter);
+  const window = pageWindow(settings.paging, order.length, query.page, query.pageSize);
+  if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
+  const lastSid = window.hasNext ? table.get(order.at(window.offset + window.count - 1)).sid : undefined;
+  const { head, tail } = envelope(resource.key, window, resource.listUri(account.profile.sid), lastSid);
+  return { window, order, table, head, tail, warnings: query.warnings.map(headerSafe) };
+}
+
+/** GET of a paged list: content negotiation, the page, then its items, built or streamed. Runs after `requireAccount`. */
+export function listHandler<C extends string, R extends { sid: string }>(
+  resource: ListResource<C, R>,
   settings: ListSettings,
 ): RequestHandler {
   return async (req, res) => {
     requireJson(req);
-    const query = parseListQuery(rawQuery(req), {
-      sortAttributes: resource.sortAttributes,
-      maxPageSize: settings.maxPageSize ?? undefined,
-      filterNames: resource.filterNames,
-    });
-    const filter = resource.filter(query.filters);
+    const exchange = exchangeOf(req);
     const account = authedAccount(res);
-    settings.cache.sync(world.version);
-    const table = resource.table(account);
-    // total, num_pages and the pages count the filtered list, as production's count query does.
-    const order = filter === null ? table.order(query.sort) : table.filteredOrder(query.sort, filter);
-    const window = pageWindow(settings.paging, order.length, query.page, query.pageSize);
-    if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
-    const sid = account.profile.sid;
-    const lastSid = window.hasNext ? table.get(order.at(window.offset + window.count - 1)).sid : undefined;
-    const { head, tail } = envelope(resource.key, window, resource.listUri(sid), lastSid);
-    const warnings = query.warnings.map(headerSafe);
+    const { window, order, table, head, tail, warnings } = listPage(resource, settings, account, exchange.query);
     // --strict: whatever production would ignore or read differently is refused instead.
     if (settings.strict && warnings.length > 0) throw new ApiError(400, warnings[0] as string);
     for (const w of warnings) res.append('X-Emulator-Warning', w);
-    noteWarnings(res, warnings);
-    const render = (index: number) => resource.render(table.get(index), sid, settings);
+    exchange.warnings = warnings;
+    const sid = account.profile.sid;
+    const render = (id: number) => resource.render(table.get(id), sid, settings);
     if (window.count > STREAM_THRESHOLD) {
       // A huge page would flush the caches for one reader: it is rendered and streamed as is.
       await streamPage(res, head, tail, window.count, (k) => render(order.at(window.offset + k)));
       return;
     }
-    const { cache } = settings;
-    const items: Buffer[] = new Array<Buffer>(window.count);
+    const items = new Array<Buffer>(window.count);
     for (let k = 0; k < window.count; k++) {
-      const index = order.at(window.offset + k);
-      items[k] = cache.item(table.id, index, () => render(index));
+      const id = order.at(window.offset + k);
+      items[k] = settings.cache.item(table.id, id, () => render(id));
     }
-    const key = responseKey(req);
-    sendBuilt(res, head, tail, items, warnings, key === null ? undefined : (r) => cache.responses.set(key, r, r.body.length + key.length));
+    sendBuilt(res, head, tail, items, warnings, exchange.keep);
   };
 }

@@ -1,21 +1,21 @@
-import type { Express, Request, Response } from 'express';
-import { authedAccount, requireAccount } from '../auth';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { authedAccount } from '../auth';
 import { ApiError, messages } from '../errors';
 import { callJson } from '../format/call';
 import { envelope } from '../format/envelope';
 import { recordingJson } from '../format/recording';
 import { callNotificationsListUri, routes } from '../format/uris';
+import { methodNotAllowed } from '../http/error-handler';
+import { exchangeOf } from '../http/exchange';
 import { parseListQuery } from '../query/list-query';
 import { pageWindow } from '../query/paging';
-import type { AccountStore } from '../store/account';
-import type { World } from '../store/world';
-import { methodNotAllowed } from './error-handler';
-import { rawQuery, requireJson, type ListSettings } from './list';
+import type { Account } from '../store/world';
+import { type ListSettings, requireJson } from './list';
 
 const ALLOW = 'GET, HEAD';
 
 /** The call a path names in the authenticated account, or a 404. */
-function callOf(req: Request, account: AccountStore): number {
+function callOf(req: Request, account: Account): number {
   const sid = String(req.params['callSid']);
   const id = account.calls.find(sid);
   if (id === undefined) throw new ApiError(404, messages.noCall(account.profile.sid, sid));
@@ -36,9 +36,7 @@ function sendJson(res: Response, body: string): void {
  * - a call's notifications: a paged envelope with no items (notification fields are not
  *   specified, and the generated calls have none).
  */
-export function mountRecords(app: Express, world: World, settings: ListSettings): void {
-  const auth = requireAccount(world);
-
+export function mountRecords(app: Express, auth: RequestHandler[], settings: ListSettings): void {
   app.get(routes.callRecordings, ...auth, (req, res) => {
     requireJson(req);
     const account = authedAccount(res);
@@ -52,7 +50,7 @@ export function mountRecords(app: Express, world: World, settings: ListSettings)
     requireJson(req);
     const account = authedAccount(res);
     const call = account.calls.get(callOf(req, account));
-    const query = parseListQuery(rawQuery(req), { sortAttributes: [] as string[], maxPageSize: settings.maxPageSize ?? undefined });
+    const query = parseListQuery(exchangeOf(req).query, { sort: {}, maxPageSize: settings.maxPageSize ?? undefined });
     const window = pageWindow(settings.paging, 0, query.page, query.pageSize);
     if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
     const { head, tail } = envelope('notifications', window, callNotificationsListUri(account.profile.sid, call.sid), undefined);

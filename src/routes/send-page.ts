@@ -29,7 +29,7 @@ export function sendBuilt(
   tail: string,
   items: readonly Buffer[],
   warnings: readonly string[],
-  keep?: (response: CachedResponse) => void,
+  keep: ((response: CachedResponse) => void) | null,
 ): void {
   const parts: Buffer[] = [Buffer.from(head)];
   for (let k = 0; k < items.length; k++) {

@@ -1,18 +1,35 @@
 import type { AccountProfile, AccountSpec, WorldContext } from '../generators/account';
+import type { CallRecord } from '../generators/call';
+import type { RecordingRecord } from '../generators/recording';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
-import { CallTable } from './calls';
+import { type CallColumn, CallTable } from './calls';
 import { INSERT_BASE } from './overlay';
-import { RecordingTable } from './recordings';
+import { type RecordingColumn, RecordingTable } from './recordings';
+import type { Created, TableView } from './table';
 
-/** One account: its identity, the spec it was built from, and its two lists. */
-export class AccountStore {
+export type CallsView = TableView<CallRecord, CallColumn | Created>;
+export type RecordingsView = TableView<RecordingRecord, RecordingColumn | Created>;
+
+/** One account as the rest of the emulator sees it: read-only. Writes go through the World. */
+export interface Account {
+  readonly context: WorldContext;
+  readonly profile: AccountProfile;
+  /** What the account is reset to. */
+  readonly spec: AccountSpec;
+  readonly calls: CallsView;
+  readonly recordings: RecordingsView;
+  /** Ids of the live recordings of a call. */
+  recordingsOfCall(callId: number): number[];
+}
+
+/** An account with its writable tables; only the World holds these. */
+export class AccountStore implements Account {
   readonly calls: CallTable;
   readonly recordings: RecordingTable;
 
   constructor(
     readonly context: WorldContext,
     readonly profile: AccountProfile,
-    /** What the account is reset to. */
     readonly spec: AccountSpec,
   ) {
     this.calls = new CallTable(context, profile, spec.calls);
@@ -25,11 +42,7 @@ export class AccountStore {
     this.recordings.clearWrites();
   }
 
-  get hasWrites(): boolean {
-    return !this.calls.overlay.empty || !this.recordings.overlay.empty;
-  }
-
-  /** Ids of the live recordings of a call: the seeded ones its block's layout puts on it, and inserted ones. */
+  /** The seeded ones its block's layout puts on the call, and inserted ones naming it. */
   recordingsOfCall(callId: number): number[] {
     const sid = this.calls.get(callId).sid;
     const ids: number[] = [];
@@ -37,18 +50,12 @@ export class AccountStore {
       const block = Math.floor(callId / CALLS_PER_BLOCK);
       blockLayout(this.profile, block).forEach((offset, p) => {
         const j = block * RECORDINGS_PER_BLOCK + p;
-        if (offset === callId % CALLS_PER_BLOCK && j < this.recordings.seeded && !this.recordings.overlay.deleted.has(j)) ids.push(j);
+        if (offset === callId % CALLS_PER_BLOCK && this.recordings.has(j)) ids.push(j);
       });
     }
-    for (const [id, rec] of this.recordings.overlay.inserted) if (rec.callSid === sid) ids.push(id);
+    for (const rec of this.recordings.insertedRecords()) {
+      if (rec.callSid === sid) ids.push(this.recordings.find(rec.sid) as number);
+    }
     return ids;
-  }
-
-  /** Deletes a call and its recordings; returns how many recordings went with it. */
-  deleteCall(callId: number): number {
-    const recordings = this.recordingsOfCall(callId);
-    for (const id of recordings) this.recordings.remove(id);
-    this.calls.remove(callId);
-    return recordings.length;
   }
 }

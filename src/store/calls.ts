@@ -2,65 +2,22 @@ import type { AccountProfile, WorldContext } from '../generators/account';
 import {
   CALL_DIRECTIONS,
   CALL_STATUSES,
+  type CallRecord,
   callSortFields,
   generateCall,
   seededCallIndex,
-  type CallRecord,
 } from '../generators/call';
 import { blockLayout, CALLS_PER_BLOCK } from '../generators/recording-layout';
-import type { CallSortAttribute, SortSpec } from '../query/sort';
+import { type Column, rankStrings } from './order';
 import { Table } from './table';
-import {
-  countingSortPermutation,
-  indexOrder,
-  permutationOrder,
-  rankStrings,
-  reverseIndexOrder,
-  type KeyColumn,
-  type Order,
-} from './order';
 
-type SortedAttribute = Exclude<CallSortAttribute, 'DateCreated'>;
-
-/** One sort key per call, as small integers whose order is the attribute's order. */
-interface Column {
-  keys: KeyColumn;
-  maxKey: number;
-}
+/** The columns a call list sorts by, besides `created`. */
+export type CallColumn = 'from' | 'to' | 'direction' | 'status' | 'duration' | 'price';
 
 /** Rank of each value in code-unit order, so that comparing ranks compares the strings. */
 const enumRanks = (values: readonly string[]) => new Map([...values].sort().map((v, i) => [v, i] as const));
 const DIRECTION_RANK = enumRanks(CALL_DIRECTIONS);
 const STATUS_RANK = enumRanks(CALL_STATUSES);
-
-/** How a SortBy attribute compares two calls: production's ORDER BY, plus sid for a total order. */
-function compareCalls(sort: SortSpec<CallSortAttribute> | null): (a: CallRecord, b: CallRecord) => number {
-  const bySid = (a: CallRecord, b: CallRecord) => (a.sid < b.sid ? -1 : a.sid > b.sid ? 1 : 0);
-  const newest = (a: CallRecord, b: CallRecord) => b.startSec - a.startSec || bySid(a, b);
-  if (sort === null) return newest;
-  const sign = sort.direction === 'asc' ? 1 : -1;
-  const by = <T extends string | number>(key: (c: CallRecord) => T) => (a: CallRecord, b: CallRecord) => {
-    const x = key(a);
-    const y = key(b);
-    return (x < y ? -sign : x > y ? sign : 0) || newest(a, b);
-  };
-  switch (sort.attribute) {
-    case 'DateCreated':
-      return (a, b) => sign * (a.startSec - b.startSec) || bySid(a, b);
-    case 'From':
-      return by((c) => c.from);
-    case 'To':
-      return by((c) => c.to);
-    case 'Direction':
-      return by((c) => c.direction);
-    case 'Status':
-      return by((c) => c.status);
-    case 'Duration':
-      return by((c) => c.duration);
-    case 'Price':
-      return by((c) => c.priceInt);
-  }
-}
 
 /**
  * The calls of one account: made on read from the seed. What it keeps is what orders need:
@@ -68,9 +25,16 @@ function compareCalls(sort: SortSpec<CallSortAttribute> | null): (a: CallRecord,
  * calls' sort fields) and each order as a Uint32Array permutation, built on first use.
  * A million calls: columns about 14 MB, each order 4 MB.
  */
-export class CallTable extends Table<CallRecord, CallSortAttribute> {
-  private columns: Record<SortedAttribute, Column> | null = null;
-  private readonly orders = new Map<string, Uint32Array>();
+export class CallTable extends Table<CallRecord, CallColumn> {
+  protected readonly values = {
+    from: (c: CallRecord) => c.from,
+    to: (c: CallRecord) => c.to,
+    direction: (c: CallRecord) => c.direction,
+    status: (c: CallRecord) => c.status,
+    duration: (c: CallRecord) => c.duration,
+    // Production sorts by `cast(price as int)`.
+    price: (c: CallRecord) => c.priceInt,
+  };
 
   constructor(
     private readonly world: WorldContext,
@@ -88,28 +52,11 @@ export class CallTable extends Table<CallRecord, CallSortAttribute> {
     return seededCallIndex(this.world, this.account, sid, this.seeded);
   }
 
-  protected comparator(sort: SortSpec<CallSortAttribute> | null): (a: CallRecord, b: CallRecord) => number {
-    return compareCalls(sort);
+  protected createdSec(call: CallRecord): number {
+    return call.startSec;
   }
 
-  /** The order of the seeded calls alone. */
-  protected seededOrder(sort: SortSpec<CallSortAttribute> | null): Order {
-    if (sort === null || sort.attribute === 'DateCreated') {
-      // Creation time falls as the index grows: these orders need no sorting at all.
-      return sort?.direction === 'asc' ? reverseIndexOrder(this.seeded) : indexOrder(this.seeded);
-    }
-    const key = `${sort.attribute}:${sort.direction}`;
-    let perm = this.orders.get(key);
-    if (perm === undefined) {
-      const column = this.loadColumns()[sort.attribute];
-      perm = countingSortPermutation(column.keys, column.maxKey, sort.direction);
-      this.orders.set(key, perm);
-    }
-    return permutationOrder(perm);
-  }
-
-  private loadColumns(): Record<SortedAttribute, Column> {
-    if (this.columns !== null) return this.columns;
+  protected buildColumns(): Record<CallColumn, Column> {
     const n = this.seeded;
     const from = new Array<string>(n);
     const to = new Array<string>(n);
@@ -135,16 +82,13 @@ export class CallTable extends Table<CallRecord, CallSortAttribute> {
         if (f.priceInt > maxPrice) maxPrice = f.priceInt;
       }
     }
-    const fromRanks = rankStrings(from);
-    const toRanks = rankStrings(to);
-    this.columns = {
-      From: { keys: fromRanks.ranks, maxKey: fromRanks.maxRank },
-      To: { keys: toRanks.ranks, maxKey: toRanks.maxRank },
-      Direction: { keys: direction, maxKey: DIRECTION_RANK.size - 1 },
-      Status: { keys: status, maxKey: STATUS_RANK.size - 1 },
-      Duration: { keys: duration, maxKey: maxDuration },
-      Price: { keys: price, maxKey: maxPrice },
+    return {
+      from: rankStrings(from),
+      to: rankStrings(to),
+      direction: { keys: direction, maxKey: DIRECTION_RANK.size - 1 },
+      status: { keys: status, maxKey: STATUS_RANK.size - 1 },
+      duration: { keys: duration, maxKey: maxDuration },
+      price: { keys: price, maxKey: maxPrice },
     };
-    return this.columns;
   }
 }

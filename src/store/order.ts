@@ -42,12 +42,18 @@ export function countingSortPermutation(keys: KeyColumn, maxKey: number, directi
   return perm;
 }
 
+/** A column of sort keys, one per seeded record, and the largest key in it. */
+export interface Column {
+  keys: KeyColumn;
+  maxKey: number;
+}
+
 /**
  * Replaces strings by their rank among the distinct values in code-unit order, so that string
- * orders become counting sorts over integers. Returns the ranks and the largest rank.
- * @example rankStrings(['b', 'a', 'b']) // { ranks: Uint32Array [1, 0, 1], maxRank: 1 }
+ * orders become counting sorts over integers.
+ * @example rankStrings(['b', 'a', 'b']) // { keys: Uint32Array [1, 0, 1], maxKey: 1 }
  */
-export function rankStrings(values: readonly string[]): Ranked {
+export function rankStrings(values: readonly string[]): Column {
   // The default sort compares UTF-16 code units (never the locale): the order we want, and
   // with no comparator calls.
   return rank(values, Array.from(new Set(values)).sort());
@@ -55,23 +61,18 @@ export function rankStrings(values: readonly string[]): Ranked {
 
 /**
  * The same for numbers, in numeric order.
- * @example rankNumbers([2.5, 1, 2.5]) // { ranks: Uint32Array [1, 0, 1], maxRank: 1 }
+ * @example rankNumbers([2.5, 1, 2.5]) // { keys: Uint32Array [1, 0, 1], maxKey: 1 }
  */
-export function rankNumbers(values: ArrayLike<number>): Ranked {
+export function rankNumbers(values: ArrayLike<number>): Column {
   return rank(Array.from(values), Array.from(new Float64Array(new Set(Array.from(values))).sort()));
 }
 
-export interface Ranked {
-  ranks: Uint32Array;
-  maxRank: number;
-}
-
-function rank<T>(values: readonly T[], distinct: readonly T[]): Ranked {
+function rank<T>(values: readonly T[], distinct: readonly T[]): Column {
   const rankOf = new Map<T, number>();
   distinct.forEach((v, r) => rankOf.set(v, r));
-  const ranks = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) ranks[i] = rankOf.get(values[i] as T) as number;
-  return { ranks, maxRank: Math.max(0, distinct.length - 1) };
+  const keys = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) keys[i] = rankOf.get(values[i] as T) as number;
+  return { keys, maxKey: Math.max(0, distinct.length - 1) };
 }
 
 let lastTableId = 0;

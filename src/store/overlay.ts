@@ -8,9 +8,11 @@ export const INSERT_BASE = 2 ** 26;
  * never copied; an order of an account with writes is its seeded order with the deleted indexes
  * left out and the inserted records placed by binary search, built once per state and cached.
  */
-export class Overlay<R> {
+export class Overlay<R extends { sid: string }> {
   readonly inserted = new Map<number, R>();
   readonly deleted = new Set<number>();
+  /** Inserted ids by sid: a state import of many inserts finds each in O(1). */
+  private readonly bySid = new Map<string, number>();
   /** Counts inserts ever made, deleted or not: the next insert's stream and id. */
   nextInsert = 0;
 
@@ -18,9 +20,32 @@ export class Overlay<R> {
     return this.inserted.size === 0 && this.deleted.size === 0;
   }
 
+  /** The id of the inserted record with this sid, if it is still there. */
+  insertedId(sid: string): number | undefined {
+    return this.bySid.get(sid);
+  }
+
+  insert(rec: R): number {
+    const id = INSERT_BASE + this.nextInsert++;
+    this.inserted.set(id, rec);
+    this.bySid.set(rec.sid, id);
+    return id;
+  }
+
+  remove(id: number): void {
+    const rec = this.inserted.get(id);
+    if (rec === undefined) {
+      this.deleted.add(id);
+    } else {
+      this.inserted.delete(id);
+      this.bySid.delete(rec.sid);
+    }
+  }
+
   clear(): void {
     this.inserted.clear();
     this.deleted.clear();
+    this.bySid.clear();
     this.nextInsert = 0;
   }
 }
@@ -29,8 +54,14 @@ export class Overlay<R> {
  * `base` (seeded indexes in order) without `deleted`, with the inserted ids placed where
  * `compare` puts them. `compare` orders any two ids, seeded or inserted, totally.
  * O(n + m·log n) for n seeded and m inserted records.
+ * @example mergeOrder(indexOrder(3), new Set([1]), [9], (a, b) => a - b) // Uint32Array [0, 2, 9]
  */
-export function mergeOrder(base: Order, deleted: ReadonlySet<number>, inserted: Iterable<number>, compare: (a: number, b: number) => number): Uint32Array {
+export function mergeOrder(
+  base: Order,
+  deleted: ReadonlySet<number>,
+  inserted: Iterable<number>,
+  compare: (a: number, b: number) => number,
+): Uint32Array {
   const kept = new Uint32Array(base.length - deleted.size);
   let n = 0;
   for (let p = 0; p < base.length; p++) {

@@ -1,19 +1,76 @@
-import type { SortSpec } from '../query/sort';
-import { newTableId, permutationOrder, type Order } from './order';
+import {
+  type Column,
+  countingSortPermutation,
+  indexOrder,
+  newTableId,
+  type Order,
+  permutationOrder,
+  reverseIndexOrder,
+} from './order';
 import { INSERT_BASE, mergeOrder, Overlay } from './overlay';
 
+/** Every list has a `created` column: the creation time, which falls as the seeded index grows. */
+export type Created = 'created';
+
+/**
+ * A sort in the store's own terms: one of the list's columns and a direction. `null` stands for
+ * the default order, newest first. The query layer maps SortBy's wire names onto these.
+ */
+export interface StoreSort<C extends string> {
+  column: C;
+  direction: 'asc' | 'desc';
+}
+
+/** A filter as the store applies it: a stable key (to cache the filtered order) and a test. */
+export interface RecordFilter<R> {
+  key: string;
+  test(record: R): boolean;
+}
+
+/** What the rest of the emulator may do with a list: read it. Writes go through the World. */
+export interface TableView<R, C extends string> {
+  /** Unique in the process, for caches keyed by table. */
+  readonly id: number;
+  /** How many records the seed makes. */
+  readonly seeded: number;
+  /** Records in the list now. */
+  readonly count: number;
+  /** Inserts ever made since the last reset: the next insert's number. */
+  readonly nextInsert: number;
+  /** The record with this id: a seeded index, or an inserted id. */
+  get(id: number): R;
+  /** The id of the live record with this sid, or undefined. */
+  find(sid: string): number | undefined;
+  /** Whether the record with this id is live (made by the seed and not deleted, or inserted). */
+  has(id: number): boolean;
+  /** The list order for a sort (null: the default, newest first). */
+  order(sort: StoreSort<C> | null): Order;
+  /** The same order, keeping only the records the filter passes. */
+  filteredOrder(sort: StoreSort<C> | null, filter: RecordFilter<R>): Order;
+  /** Deleted seeded indexes, ascending. */
+  deletedIndexes(): number[];
+  /** Inserted records, in insert order. */
+  insertedRecords(): R[];
+}
+
 const MAX_FILTERED = 32;
+const sortKey = (sort: StoreSort<string> | null): string =>
+  sort === null ? 'default' : `${sort.column}:${sort.direction}`;
 
 /**
  * One list of one account: seeded records made on read, plus admin writes in an overlay.
- * Subclasses say how seeded records are made, found by sid and ordered; this class keeps the
- * writes and the orders of a written list.
+ *
+ * Subclasses say how a seeded record is made and found by sid, and how each column reads a
+ * record; this class builds every order from that. Seeded orders: `created` is the index order
+ * itself (creation time falls as the index grows); any other column is a stable counting sort of
+ * its key column, ties by index, which is production's tie-break (`date_created` descending).
+ * An account with writes merges its inserts into those orders with the same comparison.
  */
-export abstract class Table<R extends { sid: string; index: number }, A extends string> {
-  /** Unique in the process, for caches keyed by table. */
+export abstract class Table<R extends { sid: string }, C extends string> implements TableView<R, C | Created> {
   readonly id = newTableId();
-  /** Admin writes: inserted records (ids from INSERT_BASE) and deleted seeded ones. */
-  readonly overlay = new Overlay<R>();
+  private readonly overlay = new Overlay<R>();
+  private columns: Record<C, Column> | null = null;
+  private readonly seededOrders = new Map<string, Uint32Array>();
   private readonly overlayOrders = new Map<string, Uint32Array>();
   /** Filtered orders, most recent last; a few dozen at most, dropped on any write. */
   private readonly filtered = new Map<string, Uint32Array>();
@@ -24,41 +81,64 @@ export abstract class Table<R extends { sid: string; index: number }, A extends 
   protected abstract seededRecord(index: number): R;
   /** The seeded index a sid stands for, if any (below `seeded`). */
   protected abstract seededIndex(sid: string): number | undefined;
-  /** The order of the seeded records alone. */
-  protected abstract seededOrder(sort: SortSpec<A> | null): Order;
-  /** How the order compares any two records: the same rule the seeded order follows. */
-  protected abstract comparator(sort: SortSpec<A> | null): (a: R, b: R) => number;
+  /** A record's creation time in seconds: the `created` column and every tie-break. */
+  protected abstract createdSec(record: R): number;
+  /** How each column other than `created` reads a record, for comparisons. */
+  protected abstract readonly values: Record<C, (record: R) => string | number>;
+  /** The key columns of the seeded records, built in one pass when first sorted by. */
+  protected abstract buildColumns(): Record<C, Column>;
 
-  /** Records in the list now. */
   get count(): number {
     return this.seeded - this.overlay.deleted.size + this.overlay.inserted.size;
   }
 
-  /** The record with this id: a seeded index, or an inserted id. */
+  get nextInsert(): number {
+    return this.overlay.nextInsert;
+  }
+
   get(id: number): R {
     return id >= INSERT_BASE ? (this.overlay.inserted.get(id) as R) : this.seededRecord(id);
   }
 
-  /** The id of the live record with this sid, or undefined. */
   find(sid: string): number | undefined {
     const i = this.seededIndex(sid);
     if (i !== undefined) return this.overlay.deleted.has(i) ? undefined : i;
-    for (const [id, rec] of this.overlay.inserted) if (rec.sid === sid) return id;
-    return undefined;
+    return this.overlay.insertedId(sid);
   }
 
-  /** Adds a record built by the caller (its `index` is set here); returns its id. */
+  has(id: number): boolean {
+    return id >= INSERT_BASE ? this.overlay.inserted.has(id) : id < this.seeded && !this.overlay.deleted.has(id);
+  }
+
+  deletedIndexes(): number[] {
+    return [...this.overlay.deleted].sort((x, y) => x - y);
+  }
+
+  insertedRecords(): R[] {
+    return [...this.overlay.inserted.values()];
+  }
+
+  /** Adds a record; returns its id. For the World only (it marks the write). */
   insert(rec: R): number {
-    const id = INSERT_BASE + this.overlay.nextInsert++;
-    rec.index = id;
-    this.overlay.inserted.set(id, rec);
+    const id = this.overlay.insert(rec);
     this.dropOrders();
     return id;
   }
 
+  /** Removes a live record. For the World only. */
   remove(id: number): void {
-    if (id >= INSERT_BASE) this.overlay.inserted.delete(id);
-    else this.overlay.deleted.add(id);
+    this.overlay.remove(id);
+    this.dropOrders();
+  }
+
+  /** Sets the insert counter, as a state import restores it. For the World only. */
+  setNextInsert(n: number): void {
+    this.overlay.nextInsert = n;
+  }
+
+  /** Back to the seeded records; the seeded orders stay built. For the World only. */
+  clearWrites(): void {
+    this.overlay.clear();
     this.dropOrders();
   }
 
@@ -67,18 +147,12 @@ export abstract class Table<R extends { sid: string; index: number }, A extends 
     this.filtered.clear();
   }
 
-  /** Back to the seeded records; the seeded orders stay built. */
-  clearWrites(): void {
-    this.overlay.clear();
-    this.dropOrders();
-  }
-
   /**
-   * The order for a SortBy, keeping only records the filter passes. Built once by one pass over
-   * the order and cached, so the pages of a filtered walk are slices, like unfiltered ones.
+   * Built once by one pass over the order and cached, so the pages of a filtered walk are
+   * slices, like unfiltered ones.
    */
-  filteredOrder(sort: SortSpec<A> | null, filter: { key: string; test(record: R): boolean }): Order {
-    const key = `${sort === null ? 'default' : `${sort.attribute}:${sort.direction}`}|${filter.key}`;
+  filteredOrder(sort: StoreSort<C | Created> | null, filter: RecordFilter<R>): Order {
+    const key = `${sortKey(sort)}|${filter.key}`;
     let perm = this.filtered.get(key);
     if (perm === undefined) {
       const order = this.order(sort);
@@ -96,17 +170,50 @@ export abstract class Table<R extends { sid: string; index: number }, A extends 
     return permutationOrder(perm);
   }
 
-  /** The list order for a SortBy (null: the default, `date_created` descending). */
-  order(sort: SortSpec<A> | null): Order {
-    const seededOrder = this.seededOrder(sort);
-    if (this.overlay.empty) return seededOrder;
-    const key = sort === null ? 'default' : `${sort.attribute}:${sort.direction}`;
+  order(sort: StoreSort<C | Created> | null): Order {
+    const seeded = this.seededOrder(sort);
+    if (this.overlay.empty) return seeded;
+    const key = sortKey(sort);
     let perm = this.overlayOrders.get(key);
     if (perm === undefined) {
       const compare = this.comparator(sort);
-      perm = mergeOrder(seededOrder, this.overlay.deleted, this.overlay.inserted.keys(), (a, b) => compare(this.get(a), this.get(b)));
+      const { deleted, inserted } = this.overlay;
+      perm = mergeOrder(seeded, deleted, inserted.keys(), (a, b) => compare(this.get(a), this.get(b)));
       this.overlayOrders.set(key, perm);
     }
     return permutationOrder(perm);
+  }
+
+  private seededOrder(sort: StoreSort<C | Created> | null): Order {
+    if (sort === null || sort.column === 'created') {
+      return sort?.direction === 'asc' ? reverseIndexOrder(this.seeded) : indexOrder(this.seeded);
+    }
+    const key = sortKey(sort);
+    let perm = this.seededOrders.get(key);
+    if (perm === undefined) {
+      this.columns ??= this.buildColumns();
+      const column = this.columns[sort.column as C];
+      perm = countingSortPermutation(column.keys, column.maxKey, sort.direction);
+      this.seededOrders.set(key, perm);
+    }
+    return permutationOrder(perm);
+  }
+
+  /**
+   * How the order compares any two records, seeded or inserted: the rule the seeded orders
+   * follow. Production's ORDER BY, then `date_created` descending, then sid for a total order.
+   */
+  private comparator(sort: StoreSort<C | Created> | null): (a: R, b: R) => number {
+    const bySid = (a: R, b: R) => (a.sid < b.sid ? -1 : a.sid > b.sid ? 1 : 0);
+    const newest = (a: R, b: R) => this.createdSec(b) - this.createdSec(a) || bySid(a, b);
+    if (sort === null) return newest;
+    const sign = sort.direction === 'asc' ? 1 : -1;
+    if (sort.column === 'created') return (a, b) => sign * (this.createdSec(a) - this.createdSec(b)) || bySid(a, b);
+    const value = this.values[sort.column as C];
+    return (a, b) => {
+      const x = value(a);
+      const y = value(b);
+      return (x < y ? -sign : x > y ? sign : 0) || newest(a, b);
+    };
   }
 }

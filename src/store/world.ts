@@ -1,8 +1,16 @@
-import { accountSid, makeAccountProfile, makeWorldContext, type AccountSpec, type WorldContext } from '../generators/account';
-import { AccountStore } from './account';
-import { FixtureError } from './fixtures';
+import { problems, ValidationError } from '../errors';
+import {
+  type AccountSpec,
+  accountSid,
+  makeAccountProfile,
+  makeWorldContext,
+  type WorldContext,
+} from '../generators/account';
+import type { CallRecord } from '../generators/call';
+import type { RecordingRecord } from '../generators/recording';
+import { type Account, AccountStore } from './account';
 
-export { AccountStore } from './account';
+export type { Account } from './account';
 
 /** Everything the data is a pure function of. */
 export interface WorldSpec {
@@ -33,7 +41,7 @@ function build(spec: WorldSpec): { context: WorldContext; accounts: AccountStore
     accounts.forEach((a, i) => {
       const earlier = seen.get(a.profile[key]);
       if (earlier !== undefined) {
-        throw new FixtureError(`accounts[${i}].${key}: the same ${key} as accounts[${earlier}] under seed ${JSON.stringify(spec.seed)}`);
+        throw new ValidationError(`accounts[${i}].${key}`, problems.sameUnderSeed(key, `accounts[${earlier}]`, spec.seed));
       }
       seen.set(a.profile[key], i);
     });
@@ -42,8 +50,10 @@ function build(spec: WorldSpec): { context: WorldContext; accounts: AccountStore
 }
 
 /**
- * All accounts and their records. Records are made on read; the world keeps identities, counts,
- * the sort orders built so far, and the admin writes as overlays.
+ * All accounts and their records, and the only writer of them. Records are made on read; the
+ * world keeps identities, counts, the sort orders built so far, and the admin writes as
+ * overlays. Every method that changes what the API shows bumps `version` itself, so the caches
+ * of rendered bytes cannot miss a write.
  */
 export class World {
   private spec: WorldSpec;
@@ -78,9 +88,16 @@ export class World {
     return this.stateVersion;
   }
 
-  /** Marks a write: every cache of rendered bytes starts over. */
-  touch(): void {
-    this.stateVersion++;
+  accounts(): readonly Account[] {
+    return this.list;
+  }
+
+  account(sid: string): Account | undefined {
+    return this.bySid.get(sid);
+  }
+
+  accountByToken(token: string): Account | undefined {
+    return this.byToken.get(token);
   }
 
   /** Back to the state built from the seed and fixtures: writes, created and deleted accounts undone. */
@@ -89,7 +106,7 @@ export class World {
     this.setList([...this.base]);
   }
 
-  /** A new seed, clock or fixtures: everything is built again. Throws FixtureError, changing nothing, on a clash. */
+  /** A new seed, clock or fixtures: everything is built again. Throws a ValidationError, changing nothing, on a clash. */
   reseed(spec: WorldSpec): void {
     const previous = this.spec;
     this.spec = spec;
@@ -99,6 +116,121 @@ export class World {
       this.spec = previous;
       throw err;
     }
+  }
+
+  /**
+   * Takes over another world's whole state (seed, fixtures, accounts, writes): a state import is
+   * built on a scratch world first, so a bad import changes nothing.
+   */
+  replaceWith(other: World): void {
+    this.spec = other.spec;
+    this.context = other.context;
+    this.base = other.base;
+    this.setList([...other.list]);
+  }
+
+  /** Removes every account, for a state import to add them back in its order. */
+  clearAccounts(): void {
+    this.setList([]);
+  }
+
+  /**
+   * Adds an account built from `spec` (which names its sid), or, when a base account has that sid
+   * and those counts, that account itself, with the sort orders it has built.
+   */
+  restoreAccount(spec: AccountSpec): Account {
+    const base = this.base.find(
+      (a) =>
+        a.profile.sid === spec.sid &&
+        a.spec.calls === spec.calls &&
+        a.spec.recordings === spec.recordings &&
+        a.spec.friendlyName === spec.friendlyName,
+    );
+    if (base !== undefined && !this.bySid.has(base.profile.sid)) {
+      this.setList([...this.list, base]);
+      return base;
+    }
+    return this.createAccount(spec);
+  }
+
+  /** Adds an account; a ValidationError when its sid or token is taken. */
+  createAccount(spec: AccountSpec): Account {
+    const ordinal = freeOrdinal(this.spec.seed, spec.friendlyName, (sid) => this.bySid.has(sid));
+    const account = new AccountStore(this.context, makeAccountProfile(this.spec.seed, spec, ordinal), spec);
+    if (this.bySid.has(account.profile.sid)) throw new ValidationError('sid', problems.taken(account.profile.sid));
+    if (this.byToken.has(account.profile.token)) throw new ValidationError('token', problems.taken(account.profile.token));
+    this.setList([...this.list, account]);
+    return account;
+  }
+
+  deleteAccount(sid: string): boolean {
+    if (!this.bySid.has(sid)) return false;
+    this.setList(this.list.filter((a) => a.profile.sid !== sid));
+    return true;
+  }
+
+  /** One account back to its seeded records. */
+  resetAccount(account: Account): void {
+    this.store(account).clearWrites();
+    this.touch();
+  }
+
+  /** Adds calls the caller has built and checked (see admin/call-input.ts). */
+  insertCalls(account: Account, calls: readonly CallRecord[]): void {
+    const store = this.store(account);
+    for (const call of calls) store.calls.insert(call);
+    this.touch();
+  }
+
+  insertRecordings(account: Account, recordings: readonly RecordingRecord[]): void {
+    const store = this.store(account);
+    for (const rec of recordings) store.recordings.insert(rec);
+    this.touch();
+  }
+
+  /** Deletes a call and its recordings; returns how many recordings went with it. */
+  deleteCall(account: Account, callId: number): number {
+    const store = this.store(account);
+    const recordings = store.recordingsOfCall(callId);
+    for (const id of recordings) store.recordings.remove(id);
+    store.calls.remove(callId);
+    this.touch();
+    return recordings.length;
+  }
+
+  deleteRecording(account: Account, recordingId: number): void {
+    this.store(account).recordings.remove(recordingId);
+    this.touch();
+  }
+
+  /**
+   * Removes exactly the records named, nothing more: a state import replays deletions as the
+   * export lists them (a deleted call's recordings are listed on their own).
+   */
+  removeRecords(account: Account, calls: readonly number[], recordings: readonly number[]): void {
+    const store = this.store(account);
+    for (const id of calls) store.calls.remove(id);
+    for (const id of recordings) store.recordings.remove(id);
+    this.touch();
+  }
+
+  /** Sets the insert counters, which seed the defaults of later inserts, as a state import restores them. */
+  setInsertCounters(account: Account, calls: number, recordings: number): void {
+    const store = this.store(account);
+    store.calls.setNextInsert(calls);
+    store.recordings.setNextInsert(recordings);
+    this.touch();
+  }
+
+  /** The writable account behind a view; an account that is not (or no longer) in this world is a bug. */
+  private store(account: Account): AccountStore {
+    const store = this.bySid.get(account.profile.sid);
+    if (store === undefined || store !== account) throw new Error(`account ${account.profile.sid} is not in this world`);
+    return store;
+  }
+
+  private touch(): void {
+    this.stateVersion++;
   }
 
   private rebuild(): void {
@@ -113,64 +245,5 @@ export class World {
     this.bySid = new Map(list.map((a) => [a.profile.sid, a]));
     this.byToken = new Map(list.map((a) => [a.profile.token, a]));
     this.touch();
-  }
-
-  /**
-   * Takes over another world's whole state (seed, fixtures, accounts, writes): a state import is
-   * built on a scratch world first, so a bad import changes nothing.
-   */
-  adopt(other: World): void {
-    this.spec = other.spec;
-    this.context = other.context;
-    this.base = other.base;
-    this.setList([...other.list]);
-  }
-
-  /**
-   * Adds an account built from `spec` (which names its sid), or, when a base account has that sid
-   * and those counts, that account itself, with the sort orders it has built.
-   */
-  addAccount(spec: AccountSpec): AccountStore {
-    const base = this.base.find(
-      (a) => a.profile.sid === spec.sid && a.spec.calls === spec.calls && a.spec.recordings === spec.recordings && a.spec.friendlyName === spec.friendlyName,
-    );
-    if (base !== undefined && !this.bySid.has(base.profile.sid)) {
-      this.setList([...this.list, base]);
-      return base;
-    }
-    return this.createAccount(spec);
-  }
-
-  /** Removes every account, for a state import to add them back in its order. */
-  clearAccounts(): void {
-    this.setList([]);
-  }
-
-  /** Adds an account; throws FixtureError when its sid or token is taken. */
-  createAccount(spec: AccountSpec): AccountStore {
-    const ordinal = freeOrdinal(this.spec.seed, spec.friendlyName, (sid) => this.bySid.has(sid));
-    const account = new AccountStore(this.context, makeAccountProfile(this.spec.seed, spec, ordinal), spec);
-    if (this.bySid.has(account.profile.sid)) throw new FixtureError(`sid: ${account.profile.sid} is already taken`);
-    if (this.byToken.has(account.profile.token)) throw new FixtureError(`token: ${account.profile.token} is already taken`);
-    this.setList([...this.list, account]);
-    return account;
-  }
-
-  deleteAccount(sid: string): boolean {
-    if (!this.bySid.has(sid)) return false;
-    this.setList(this.list.filter((a) => a.profile.sid !== sid));
-    return true;
-  }
-
-  accounts(): readonly AccountStore[] {
-    return this.list;
-  }
-
-  account(sid: string): AccountStore | undefined {
-    return this.bySid.get(sid);
-  }
-
-  accountByToken(token: string): AccountStore | undefined {
-    return this.byToken.get(token);
   }
 }

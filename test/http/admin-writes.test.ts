@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { messages } from '../../src/errors';
+import { messages, problems, ValidationError } from '../../src/errors';
 import { allItems, authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 type Item = Record<string, any>;
@@ -37,7 +37,7 @@ describe('accounts', () => {
     [{ friendly_name: 'X', calls: -1 }, 'body.calls'],
     [{ friendly_name: 'X', calls: 1, recordings: 5 }, 'body.recordings'],
     [{ friendly_name: 'X', colour: 'red' }, 'body.colour: unknown field'],
-    [[1], 'body: must be an object'],
+    [[1], 'body: must be a JSON object'],
   ])('bad body %j → 400 naming %s, nothing created', async (payload, field) => {
     const { app, world } = makeEmulator();
     const before = world.accounts().length;
@@ -130,7 +130,7 @@ describe('inserting and deleting calls', () => {
     const seededSid = a.store.calls.get(3).sid;
     const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).send({ sid: seededSid });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe(messages.duplicateSid('body.sid', seededSid));
+    expect(res.body.message).toBe(new ValidationError('body.sid', problems.taken(seededSid)).message);
   });
 
   test('deleting a seeded call deletes its recordings; lists, pages and totals follow', async () => {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CALL_SORT_ATTRIBUTES, RECORDING_SORT_ATTRIBUTES } from '../../src/query/sort';
+import { CALL_SORT, RECORDING_SORT } from '../../src/query/sort';
 import { authGet, callsPath, makeEmulator, recordingsPath, type TestEmulator } from '../support/app';
 
 /**
@@ -21,8 +21,8 @@ function requests(em: TestEmulator): { path: string; token: string }[] {
   const out: { path: string; token: string }[] = [];
   for (const a of em.world.accounts()) {
     const lists = [
-      { path: callsPath(a.profile.sid), total: a.calls.count, attrs: CALL_SORT_ATTRIBUTES },
-      { path: recordingsPath(a.profile.sid), total: a.recordings.count, attrs: RECORDING_SORT_ATTRIBUTES },
+      { path: callsPath(a.profile.sid), total: a.calls.count, attrs: Object.keys(CALL_SORT) },
+      { path: recordingsPath(a.profile.sid), total: a.recordings.count, attrs: Object.keys(RECORDING_SORT) },
     ];
     for (const list of lists) {
       const sorts = ['', ...list.attrs.flatMap((attr) => [`&SortBy=${attr}`, `&SortBy=${attr}:desc`])];

@@ -54,7 +54,8 @@ describe('startEmulator (in-process API)', () => {
   });
 
   test('a bad option rejects with its message', async () => {
-    await expect(startEmulator({ paging: 'lazy' as never })).rejects.toThrow('--paging: must be production or documented');
+    await expect(startEmulator({ paging: 'lazy' as never })).rejects.toThrow('paging: must be production or documented');
+    await expect(startEmulator({ paging: 'lazy' as never })).rejects.toThrow(/^callrec-emulator: paging: /);
     await expect(startEmulator({ fixtures: { accounts: [{ calls: 1 }] } })).rejects.toThrow('options.fixtures: accounts[0].friendly_name');
   });
 

@@ -3,7 +3,9 @@ import type { EmulatorApp } from '../../src/app';
 import type { RenderCacheOptions } from '../../src/cache/render-cache';
 import { validating } from './openapi';
 import { createApp } from '../../src/app';
-import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, DEFAULT_STATES, parseClock, readStates } from '../../src/config';
+import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, DEFAULT_STATES } from '../../src/config';
+import { parseInstant } from '../../src/format/dates';
+import { readStates } from '../../src/load';
 import type { AccountSpec } from '../../src/generators/account';
 import type { PagingProfile } from '../../src/query/paging';
 import { parseFixtures } from '../../src/store/fixtures';
@@ -34,7 +36,7 @@ export function makeEmulator(
 ): TestEmulator {
   const world = new World({
     seed: options.seed ?? DEFAULT_SEED,
-    clockMs: parseClock('clock', DEFAULT_CLOCK),
+    clockMs: parseInstant(DEFAULT_CLOCK) as number,
     accounts: options.accounts ?? defaultAccounts,
   });
   const app = createApp({

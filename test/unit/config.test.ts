@@ -1,7 +1,11 @@
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_STATES, OPTIONS, helpText, loadConfig, parseClock, type Config } from '../../src/config';
+import { configFromOptions, DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_STATES, OPTIONS, helpText, loadConfig, type Config } from '../../src/config';
+import { ValidationError } from '../../src/errors';
+import { parseInstant } from '../../src/format/dates';
+import { instantAt } from '../../src/input/fields';
+import { loadInputs } from '../../src/load';
 
 const load = (argv: string[], env: Record<string, string> = {}): Readonly<Config> => {
   const r = loadConfig(argv, env);
@@ -16,7 +20,8 @@ describe('loadConfig', () => {
       port: 8080,
       host: '127.0.0.1',
       seed: 'callrec',
-      fixturesPath: DEFAULT_FIXTURES,
+      fixtures: DEFAULT_FIXTURES,
+      states: DEFAULT_STATES,
       paging: 'production',
       publicUrl: null,
       clockMs: Date.parse(DEFAULT_CLOCK),
@@ -26,7 +31,7 @@ describe('loadConfig', () => {
       strict: false,
       adminToken: null,
     });
-    expect(c.accounts.length).toBeGreaterThanOrEqual(4);
+    expect(loadInputs(c).accounts.length).toBeGreaterThanOrEqual(4);
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -63,9 +68,9 @@ describe('loadConfig', () => {
       cors: ['true', true],
     };
     const field: Record<string, keyof Config> = {
-      port: 'port', host: 'host', seed: 'seed', fixtures: 'fixturesPath', paging: 'paging',
+      port: 'port', host: 'host', seed: 'seed', fixtures: 'fixtures', paging: 'paging',
       'public-url': 'publicUrl', clock: 'clockMs', 'max-page-size': 'maxPageSize', 'cache-mb': 'cacheMb',
-      'journal-size': 'journalSize', strict: 'strict', 'admin-token': 'adminToken', states: 'statesPath', 'log-level': 'logLevel', cors: 'cors',
+      'journal-size': 'journalSize', strict: 'strict', 'admin-token': 'adminToken', states: 'states', 'log-level': 'logLevel', cors: 'cors',
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;
@@ -85,23 +90,14 @@ describe('loadConfig', () => {
     [['--public-url', 'not a url'], '--public-url: must be an absolute http(s) URL'],
     [['--clock', '2020-01-01T00:00:00'], '--clock: must be an ISO 8601 instant with a zone'],
     [['--seed', ''], '--seed: must not be empty'],
-    [['--fixtures', '/nonexistent/x.json'], '/nonexistent/x.json: cannot read the fixtures file (ENOENT)'],
     [['--bogus'], "Unknown option '--bogus'"],
     [['stray'], 'see --help'],
   ])('%j → %s', (argv, text) => {
     expect(() => load(argv)).toThrow(text);
   });
 
-  test('a states file that is not one names the file and the field', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'callrec-'));
-    const file = join(dir, 's.json');
-    writeFileSync(file, JSON.stringify({ states: { x: { account: 5 } } }));
-    expect(() => load(['--states', file])).toThrow(`${file}: states["x"].account: must be an object`);
-    expect(load([]).states.size).toBe(3);
-  });
-
   test('a bad env value names the variable', () => {
-    expect(() => load([], { CALLREC_PAGING: 'x' })).toThrow(new ConfigError('CALLREC_PAGING: must be production or documented, got "x"'));
+    expect(() => load([], { CALLREC_PAGING: 'x' })).toThrow(new ValidationError('CALLREC_PAGING', 'must be production or documented, got "x"'));
   });
 
   test('--help lists every option with its env var', () => {
@@ -113,7 +109,22 @@ describe('loadConfig', () => {
   });
 });
 
-describe('parseClock', () => {
+describe('configFromOptions (in-process)', () => {
+  test('typed options, validated by the flags\' rules, named as the caller spells them; port 0 by default', () => {
+    const c = configFromOptions({ seed: 'ci', maxPageSize: 10, strict: true, clock: '2020-01-02T03:04:05Z' });
+    expect(c).toMatchObject({ port: 0, seed: 'ci', maxPageSize: 10, strict: true, clockMs: Date.UTC(2020, 0, 2, 3, 4, 5) });
+    expect(() => configFromOptions({ port: 70000 })).toThrow(new ValidationError('port', 'must be an integer from 0 to 65535, got "70000"'));
+    expect(() => configFromOptions({ publicUrl: 'ftp://x' })).toThrow(/^publicUrl: /);
+  });
+
+  test('fixtures given as data are kept as data; an unknown option is refused', () => {
+    const fixtures = { accounts: [{ friendly_name: 'A', calls: 1 }] };
+    expect(configFromOptions({ fixtures }).fixtures).toEqual(fixtures);
+    expect(() => configFromOptions({ prot: 1 })).toThrow(/^prot: unknown field/);
+  });
+});
+
+describe('parseInstant (the --clock format)', () => {
   test.each([
     ['2025-06-01T12:00:00Z', Date.UTC(2025, 5, 1, 12)],
     ['2025-06-01', Date.UTC(2025, 5, 1)],
@@ -122,10 +133,16 @@ describe('parseClock', () => {
     ['2025-06-01T12:00:00+02:00', Date.UTC(2025, 5, 1, 10)],
     ['2025-06-01T12:00:00-0130', Date.UTC(2025, 5, 1, 13, 30)],
     ['2024-02-29T00:00:00Z', Date.UTC(2024, 1, 29)],
-  ])('%s', (raw, ms) => expect(parseClock('c', raw)).toBe(ms));
+  ])('%s', (raw, ms) => {
+    expect(parseInstant(raw)).toBe(ms);
+    expect(instantAt('c', raw)).toBe(ms);
+  });
 
   test.each(['2025-02-30', '2023-02-29T00:00:00Z', '2025-13-01', '2025-06-01T24:00:00Z', '2025-06-01 12:00:00Z', 'yesterday', '1969-12-31', ''])(
     '%s is refused',
-    (raw) => expect(() => parseClock('c', raw)).toThrow(ConfigError),
+    (raw) => {
+      expect(parseInstant(raw)).toBeUndefined();
+      expect(() => instantAt('c', raw)).toThrow(ValidationError);
+    },
   );
 });

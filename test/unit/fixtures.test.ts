@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { DEFAULT_FIXTURES } from '../../src/config';
-import { FixtureError, parseFixtures, validateFixtures } from '../../src/store/fixtures';
+import { ValidationError } from '../../src/errors';
+import { parseFixtures, validateFixtures } from '../../src/store/fixtures';
 import { World } from '../../src/store/world';
 
 const v = (data: unknown) => validateFixtures(data, 'f.json');
 const fails = (data: unknown, text: string) => {
-  expect(() => v(data)).toThrow(FixtureError);
+  expect(() => v(data)).toThrow(ValidationError);
   expect(() => v(data)).toThrow(text);
 };
 
@@ -29,7 +30,7 @@ describe('fixtures', () => {
     [[], 'f.json: (top level): must be an object'],
     [{ accounts: {} }, 'f.json: accounts: must be an array'],
     [{ accounts: [], extra: 1 }, 'f.json: extra: unknown field'],
-    [{ accounts: [7] }, 'f.json: accounts[0]: must be an object'],
+    [{ accounts: [7] }, 'f.json: accounts[0]: must be a JSON object'],
     [{ accounts: [{ friendly_name: '' }] }, 'f.json: accounts[0].friendly_name: must be a non-empty string'],
     [{ accounts: [{ friendly_name: 'A', calls: -1 }] }, 'f.json: accounts[0].calls: must be an integer from 0 to 50000000'],
     [{ accounts: [{ friendly_name: 'A', calls: 1.5 }] }, 'accounts[0].calls'],

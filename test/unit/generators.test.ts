@@ -8,10 +8,11 @@ import {
   recordingCapacity,
 } from '../../src/generators/recording-layout';
 import { callStartSec } from '../../src/generators/timeline';
-import { parseClock, DEFAULT_CLOCK } from '../../src/config';
+import { DEFAULT_CLOCK } from '../../src/config';
+import { parseInstant } from '../../src/format/dates';
 import { World } from '../../src/store/world';
 
-const clockMs = parseClock('clock', DEFAULT_CLOCK);
+const clockMs = parseInstant(DEFAULT_CLOCK) as number;
 const world = makeWorldContext('unit-seed', clockMs);
 const spec: AccountSpec = { friendlyName: 'Unit', calls: 3000, recordings: 2000 };
 const account = makeAccountProfile('unit-seed', spec, 0);

@@ -1,8 +1,8 @@
 import { messages } from '../../src/errors';
 import { parseListQuery } from '../../src/query/list-query';
-import { CALL_SORT_ATTRIBUTES } from '../../src/query/sort';
+import { CALL_SORT } from '../../src/query/sort';
 
-const parse = (q: string, maxPageSize?: number) => parseListQuery(q, { sortAttributes: CALL_SORT_ATTRIBUTES, maxPageSize });
+const parse = (q: string, maxPageSize?: number) => parseListQuery(q, { sort: CALL_SORT, maxPageSize });
 const fails = (q: string, message: string, maxPageSize?: number) =>
   expect(() => parse(q, maxPageSize)).toThrow(expect.objectContaining({ status: 400, message }) as Error);
 
@@ -66,7 +66,7 @@ describe('parseListQuery', () => {
   });
 
   test('percent-encoded values are decoded and malformed escapes do not throw', () => {
-    expect(parse('SortBy=From%3Adesc').sort).toEqual({ attribute: 'From', direction: 'desc' });
+    expect(parse('SortBy=From%3Adesc').sort).toEqual({ column: 'from', direction: 'desc' });
     fails('Page=%ZZ', messages.notInteger('Page', '%ZZ'));
   });
 });

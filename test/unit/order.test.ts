@@ -32,15 +32,15 @@ describe('countingSortPermutation', () => {
 describe('ranks', () => {
   test('strings rank by UTF-16 code unit, not locale', () => {
     const values = ['b', 'B', '+1', '10', '9', 'a', 'B', 'Émile', 'zed'];
-    const { ranks, maxRank } = rankStrings(values);
-    expect(maxRank).toBe(7);
-    const byRank = values.map((v, i) => [ranks[i]!, v] as const).sort((x, y) => x[0] - y[0]).map(([, v]) => v);
+    const { keys, maxKey } = rankStrings(values);
+    expect(maxKey).toBe(7);
+    const byRank = values.map((v, i) => [keys[i]!, v] as const).sort((x, y) => x[0] - y[0]).map(([, v]) => v);
     expect(byRank).toEqual(['+1', '10', '9', 'B', 'B', 'a', 'b', 'zed', 'Émile']);
   });
 
   test('numbers rank numerically', () => {
-    const { ranks, maxRank } = rankNumbers([10, 9.5, 100, 9.5]);
-    expect(Array.from(ranks)).toEqual([1, 0, 2, 0]);
-    expect(maxRank).toBe(2);
+    const { keys, maxKey } = rankNumbers([10, 9.5, 100, 9.5]);
+    expect(Array.from(keys)).toEqual([1, 0, 2, 0]);
+    expect(maxKey).toBe(2);
   });
 });

@@ -1,16 +1,18 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiError, messages, type ErrorStatus } from '../errors';
+import { ApiError, type ErrorStatus, messages, ValidationError } from '../errors';
 import { errorBody } from '../format/envelope';
 import { PRINTED_PATH, requestablePath } from '../format/uris';
 
 const CLIENT_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 406];
 
 /**
- * Errors thrown by express itself or its body parsers carry a 4xx `status` and a message meant
- * for the client (a bad percent-encoding, malformed JSON): they stay 4xx. Anything else is ours.
+ * Unusable input is a 400 with its message. Errors thrown by express itself or its body parsers
+ * carry a 4xx `status` and a message meant for the client (a bad percent-encoding, malformed
+ * JSON): they stay 4xx. Anything else is ours: a 500.
  */
 function asApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof ValidationError) return new ApiError(400, err.message);
   const status = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const known = CLIENT_STATUSES.find((s) => s === status) ?? 400;

@@ -1,0 +1,47 @@
+import { problems, ValidationError } from '../errors';
+import { asObject, checkKeys, instantAt } from '../input/fields';
+import { validateAccount, validateFixtures } from '../store/fixtures';
+import { type AdminHandler, accountOf, accountView, clearHarness, created, ok } from './context';
+
+/** `POST /__admin/reset`: every account back to the seed, created ones gone, journal and faults cleared. */
+export const resetAll: AdminHandler = (ctx) => {
+  ctx.world.reset();
+  clearHarness(ctx);
+  return ok({ status: 'reset', seed: ctx.world.seed, accounts: ctx.world.accounts().map(accountView) });
+};
+
+const SEED_FIELDS = ['seed', 'fixtures', 'clock'];
+
+/** `POST /__admin/seed {"seed", "fixtures"?, "clock"?}`: the world built again; a bad body changes nothing. */
+export const reseed: AdminHandler = (ctx, req) => {
+  const { world } = ctx;
+  const body = asObject(req.body(), 'body');
+  checkKeys(body, 'body', SEED_FIELDS);
+  const seed = body['seed'] ?? world.seed;
+  if (typeof seed !== 'string' || seed === '') throw new ValidationError('body.seed', problems.nonEmptyString);
+  const accounts = body['fixtures'] === undefined ? world.baseAccounts : validateFixtures(body['fixtures'], 'body.fixtures');
+  const clockMs = body['clock'] === undefined ? world.clockMs : instantAt('body.clock', String(body['clock']));
+  world.reseed({ seed, clockMs, accounts });
+  clearHarness(ctx);
+  return ok({ status: 'seeded', seed: world.seed, accounts: world.accounts().map(accountView) });
+};
+
+export const listAccounts: AdminHandler = (ctx) => ok({ accounts: ctx.world.accounts().map(accountView) });
+
+export const createAccount: AdminHandler = (ctx, req) =>
+  created(accountView(ctx.world.createAccount(validateAccount(req.body(), 'body'))));
+
+export const getAccount: AdminHandler = (ctx, req) => ok(accountView(accountOf(ctx, req)));
+
+export const deleteAccount: AdminHandler = (ctx, req) => {
+  const { sid } = accountOf(ctx, req).profile;
+  ctx.world.deleteAccount(sid);
+  return ok({ deleted: sid });
+};
+
+/** `POST /__admin/accounts/{sid}/reset`: the account's writes dropped. */
+export const resetAccount: AdminHandler = (ctx, req) => {
+  const account = accountOf(ctx, req);
+  ctx.world.resetAccount(account);
+  return ok({ status: 'reset', account: accountView(account) });
+};

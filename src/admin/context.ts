@@ -1,0 +1,66 @@
+import { ApiError, messages } from '../errors';
+import type { Faults } from '../harness/faults';
+import type { Journal } from '../harness/journal';
+import type { PagingProfile } from '../query/paging';
+import type { Account, World } from '../store/world';
+import type { StateDef } from './provider-states';
+
+/** Everything an admin handler may read or change. */
+export interface AdminContext {
+  world: World;
+  journal: Journal;
+  faults: Faults;
+  states: ReadonlyMap<string, StateDef>;
+  /** Base of `file_uri`, without a trailing slash. */
+  publicUrl: string;
+  paging: PagingProfile;
+  strict: boolean;
+  /** Seconds since start, for the health check; never shapes data. */
+  uptime: () => number;
+}
+
+/** One admin request, as a handler sees it: no express. */
+export interface AdminRequest {
+  /** Path parameters by name (`sid`, `callSid`, `id`, …). */
+  params: Readonly<Record<string, string>>;
+  /** The raw query string, as sent. */
+  query: string;
+  /** The JSON body, or a 400 saying how to send one. */
+  body(): unknown;
+}
+
+/** What a handler answers: JSON with a status, or bytes of a type. */
+export type AdminReply = { status: 200 | 201; json: unknown } | { status: 200; bytes: Buffer; type: string };
+
+export type AdminHandler = (ctx: AdminContext, req: AdminRequest) => AdminReply;
+
+export const ok = (json: unknown): AdminReply => ({ status: 200, json });
+export const created = (json: unknown): AdminReply => ({ status: 201, json });
+
+/** The account a path's `:sid` names, or a 404. */
+export function accountOf(ctx: AdminContext, req: AdminRequest): Account {
+  const sid = req.params['sid'] ?? '';
+  const found = ctx.world.account(sid);
+  if (found === undefined) throw new ApiError(404, messages.noAccount(sid));
+  return found;
+}
+
+/**
+ * The accounts as the admin API shows them: with tokens, so tests can authenticate.
+ * @example accountView(a) // { sid: 'AC…', token: '…', friendly_name: 'Main', calls: 448, recordings: 160 }
+ */
+export function accountView(a: Account) {
+  return {
+    sid: a.profile.sid,
+    token: a.profile.token,
+    friendly_name: a.profile.friendlyName,
+    calls: a.calls.count,
+    recordings: a.recordings.count,
+  };
+}
+
+/** What a reset or a new seed also clears: the requests seen and the faults set. */
+export function clearHarness(ctx: AdminContext): void {
+  ctx.journal.clear();
+  ctx.faults.clear();
+}

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { VERSION } from '../version';
+import { type AdminHandler, ok } from './context';
+
+/** The OpenAPI document, kept in the repository and shipped in the package. */
+const OPENAPI = readFileSync(resolve(__dirname, '..', '..', 'openapi.json'));
+
+/** `GET /__admin/health`: open even behind an admin token, for container health checks. */
+export const health: AdminHandler = (ctx) => {
+  const accounts = ctx.world.accounts();
+  return ok({
+    status: 'ok',
+    version: VERSION,
+    seed: ctx.world.seed,
+    uptime_s: Math.round(ctx.uptime() * 10) / 10,
+    accounts: accounts.length,
+    calls: accounts.reduce((n, a) => n + a.calls.count, 0),
+    recordings: accounts.reduce((n, a) => n + a.recordings.count, 0),
+    journal: ctx.journal.count,
+    faults: ctx.faults.size,
+    strict: ctx.strict,
+  });
+};
+
+export const openapi: AdminHandler = () => ({ status: 200, bytes: OPENAPI, type: 'application/json' });

@@ -1,0 +1,46 @@
+import { problems, ValidationError } from '../errors';
+import type { JournalFilter } from '../harness/journal';
+import { instantAt } from '../input/fields';
+import { type AdminHandler, ok } from './context';
+
+const PARAMETERS = ['account', 'path', 'status', 'since', 'limit'];
+
+/** The query of `GET /__admin/requests`, validated; a ValidationError naming the parameter otherwise. */
+export function journalFilter(rawQuery: string, size: number): JournalFilter {
+  const q = new URLSearchParams(rawQuery);
+  for (const name of q.keys()) {
+    if (!PARAMETERS.includes(name)) throw new ValidationError(`query.${name}`, problems.unknownField(PARAMETERS));
+  }
+  const int = (name: string, min: number, max: number): number | undefined => {
+    const v = q.get(name);
+    if (v === null) return undefined;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      throw new ValidationError(`query.${name}`, problems.intBetween(min, max));
+    }
+    return Number(v);
+  };
+  const filter: JournalFilter = {};
+  const account = q.get('account');
+  if (account !== null) filter.account = account;
+  const path = q.get('path');
+  if (path !== null) filter.path = path;
+  const status = int('status', 0, 599);
+  if (status !== undefined) filter.status = status;
+  const limit = int('limit', 1, Math.max(1, size));
+  if (limit !== undefined) filter.limit = limit;
+  const since = q.get('since');
+  if (since !== null) filter.sinceMs = instantAt('query.since', since);
+  return filter;
+}
+
+/** `GET /__admin/requests`: the journal, newest first, filtered. */
+export const listRequests: AdminHandler = (ctx, req) => {
+  const { journal } = ctx;
+  const requests = journal.list(journalFilter(req.query, journal.size));
+  return ok({ requests, size: journal.size, held: journal.count, seen: journal.seen });
+};
+
+export const clearRequests: AdminHandler = (ctx) => {
+  ctx.journal.clear();
+  return ok({ status: 'cleared' });
+};

@@ -1,0 +1,58 @@
+import { adminRoutes as paths } from '../format/uris';
+import * as accounts from './accounts';
+import type { AdminHandler } from './context';
+import * as faults from './faults';
+import { health, openapi } from './health';
+import * as journal from './journal';
+import * as states from './provider-states';
+import * as records from './records';
+import * as state from './state';
+
+export type AdminMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface AdminRoute {
+  method: AdminMethod;
+  path: string;
+  handler: AdminHandler;
+}
+
+const route = (method: AdminMethod, path: string, handler: AdminHandler): AdminRoute => ({ method, path, handler });
+
+/**
+ * Every admin endpoint, as WireMock's `AdminRoutes` lists its own: the whole admin API on one
+ * page. `/__admin` follows WireMock's conventions: JSON in and out, mutations by POST, PUT or
+ * DELETE, a rejected call changes nothing, any other method on a listed path is a 405.
+ */
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  route('GET', paths.health, health),
+  route('GET', paths.openapi, openapi),
+
+  route('POST', paths.reset, accounts.resetAll),
+  route('POST', paths.seed, accounts.reseed),
+  route('GET', paths.accounts, accounts.listAccounts),
+  route('POST', paths.accounts, accounts.createAccount),
+  route('GET', paths.account, accounts.getAccount),
+  route('DELETE', paths.account, accounts.deleteAccount),
+  route('POST', paths.accountReset, accounts.resetAccount),
+
+  route('POST', paths.calls, records.insertCalls),
+  route('DELETE', paths.call, records.deleteCall),
+  route('POST', paths.recordings, records.insertRecordings),
+  route('DELETE', paths.recording, records.deleteRecording),
+
+  route('GET', paths.state, state.getState),
+  route('PUT', paths.state, state.putState),
+  route('GET', paths.stateHash, state.getStateHash),
+
+  route('GET', paths.requests, journal.listRequests),
+  route('DELETE', paths.requests, journal.clearRequests),
+
+  route('GET', paths.faults, faults.listFaults),
+  route('POST', paths.faults, faults.addFault),
+  route('DELETE', paths.faults, faults.clearFaults),
+  route('GET', paths.fault, faults.getFault),
+  route('DELETE', paths.fault, faults.deleteFault),
+
+  route('GET', paths.providerStates, states.listStates),
+  route('POST', paths.providerStates, states.setState),
+];

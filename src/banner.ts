@@ -1,0 +1,28 @@
+import type { Config } from './config';
+import { callsListPath } from './format/uris';
+import type { RunningEmulator } from './server';
+
+/** The start-up text: where it listens, the accounts and their tokens, one curl to paste. */
+export function banner(em: RunningEmulator, config: Readonly<Config>): string {
+  const accounts = em.world.accounts();
+  const rows = accounts.map((a) => [
+    a.profile.sid,
+    a.profile.token,
+    String(a.calls.count),
+    String(a.recordings.count),
+    a.profile.friendlyName,
+  ]);
+  const head = ['account sid', 'token (Basic user name)', 'calls', 'recordings', 'name'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}`.trimEnd();
+  const first = accounts.find((a) => a.calls.count > 0) ?? accounts[0];
+  const lines = [
+    `callrec-emulator listening on ${em.url} (seed ${JSON.stringify(config.seed)}, paging ${config.paging}, fixtures ${em.fixturesLabel})`,
+    line(head),
+    ...rows.map(line),
+  ];
+  if (first !== undefined) {
+    lines.push(`Try: curl -u ${first.profile.token}: ${em.url}${callsListPath(first.profile.sid)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

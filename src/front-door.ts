@@ -1,0 +1,117 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import pinoHttp from 'pino-http';
+import type { RenderCache } from './cache/render-cache';
+import { ADMIN, MOUNT } from './format/uris';
+import type { FaultAction, Faults } from './harness/faults';
+import type { Journal } from './harness/journal';
+import { type Exchange, openExchange } from './http/exchange';
+import type { World } from './store/world';
+
+export interface FrontDoorDeps {
+  /** Where every request that gets through goes: the express app. */
+  next: RequestListener;
+  world: World;
+  journal: Journal;
+  faults: Faults;
+  cache: RenderCache;
+  /** Request logs; none when null. */
+  logger: Logger | null;
+}
+
+const ACCOUNT_IN_PATH = /^\/call\/[^/]+\/Accounts\/([^/?]+)/;
+
+/**
+ * What a list response depends on besides the state: the method, the whole URL (path and raw
+ * query), the credentials, and the Accept header on a path without `.json`. Null for requests
+ * that are never cached.
+ * @example responseKey(req, exchange) // 'GET\u0000/call/2012-04-24/Accounts/AC…/Calls.json?Page=1\u0000Basic Y2Rj…\u0000'
+ */
+export function responseKey(req: IncomingMessage, ex: Exchange): string | null {
+  if (ex.method !== 'GET' || !ex.path.startsWith(`${MOUNT}/`)) return null;
+  const accept = ex.path.endsWith('.json') ? '' : (req.headers.accept ?? '');
+  return `GET\u0000${req.url ?? ''}\u0000${req.headers.authorization ?? ''}\u0000${accept}`;
+}
+
+/** Writes an injected response or cuts the connection, as a fault says. */
+function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, proceed: () => void): void {
+  if (action.cut === 'connection_reset') {
+    // An RST, as a crashed or overloaded upstream gives: the client sees ECONNRESET.
+    req.socket.resetAndDestroy();
+  } else if (action.cut === 'empty_response') {
+    // The connection closes with no byte of a response.
+    req.socket.end();
+  } else if (action.respond !== undefined) {
+    const body = typeof action.respond.body === 'string' ? action.respond.body : JSON.stringify(action.respond.body);
+    res.writeHead(action.respond.status, {
+      'Content-Type': typeof action.respond.body === 'string' ? 'text/plain' : 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      ...action.respond.headers,
+    });
+    res.end(body);
+  } else {
+    proceed();
+  }
+}
+
+/**
+ * The front door: every request passes here first, and in this order meets the request log, the
+ * journal (which notes each API request when it closes), injected faults, and the response cache
+ * (a list response already rendered for the same URL, credentials and state is written straight
+ * back: routing costs more than the write). Everything else goes on to express. Admin requests
+ * are logged but neither journaled nor faulted.
+ */
+export function frontDoor(deps: FrontDoorDeps): RequestListener {
+  const { next, world, journal, faults, cache } = deps;
+  // Tokens are credentials: they never reach the logs.
+  const log = deps.logger === null ? null : pinoHttp({ logger: deps.logger, redact: ['req.headers.authorization'] });
+
+  const proceed = (req: IncomingMessage, res: ServerResponse, ex: Exchange): void => {
+    cache.sync(world.version);
+    const key = responseKey(req, ex);
+    if (key !== null) {
+      const hit = cache.responses.get(key);
+      if (hit !== undefined) {
+        ex.warnings = hit.warnings;
+        res.writeHead(200, hit.headers);
+        res.end(hit.body);
+        return;
+      }
+      ex.keep = (response) => cache.responses.set(key, response, response.body.length + key.length);
+    }
+    next(req, res);
+  };
+
+  return (req, res) => {
+    log?.(req, res);
+    const ex = openExchange(req);
+    if (ex.path.startsWith(ADMIN)) {
+      next(req, res);
+      return;
+    }
+    // Wall-clock time is for the journal and rate windows only; it never shapes data.
+    const arrivedMs = Date.now();
+    const started = process.hrtime.bigint();
+    const action = faults.match(ex.method, ex.path, arrivedMs);
+    res.once('close', () => {
+      journal.add({
+        time: new Date(arrivedMs).toISOString(),
+        method: ex.method,
+        path: ex.path,
+        query: ex.query,
+        account: ACCOUNT_IN_PATH.exec(ex.path)?.[1] ?? null,
+        status: res.writableFinished ? res.statusCode : 0,
+        duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+        warnings: [...ex.warnings],
+        fault: action === null ? null : { id: action.id, effect: action.effect },
+      });
+    });
+    if (action === null) {
+      proceed(req, res, ex);
+    } else if (action.delayMs > 0) {
+      setTimeout(() => act(action, req, res, () => proceed(req, res, ex)), action.delayMs);
+    } else {
+      act(action, req, res, () => proceed(req, res, ex));
+    }
+  };
+}

@@ -1,0 +1,117 @@
+import { problems, ValidationError } from '../errors';
+import { parseInstant } from '../format/dates';
+
+/** A JSON object from a body or a file. */
+export type Fields = Record<string, unknown>;
+
+/** True for a JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value as an object, or a ValidationError naming where one was expected. */
+export function asObject(value: unknown, at: string): Fields {
+  if (!isObject(value)) throw new ValidationError(at, problems.object);
+  return value;
+}
+
+/** The value as an array (absent: empty), or a ValidationError naming where. */
+export function asList(value: unknown, at: string): unknown[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new ValidationError(at, problems.array);
+  return value;
+}
+
+/** Refuses fields outside `allowed`, and says so separately for fields the emulator derives. */
+export function checkKeys(body: Fields, at: string, allowed: readonly string[], derived: readonly string[] = []): void {
+  for (const key of Object.keys(body)) {
+    if (derived.includes(key)) throw new ValidationError(`${at}.${key}`, problems.derived);
+    if (!allowed.includes(key)) throw new ValidationError(`${at}.${key}`, problems.unknownField(allowed));
+  }
+}
+
+/**
+ * An ISO 8601 instant with a zone, in ms since the epoch, or a ValidationError naming `at`.
+ * @example instantAt('body.clock', '2025-06-01T12:00:00Z') // 1748779200000
+ */
+export function instantAt(at: string, raw: string): number {
+  const ms = parseInstant(raw);
+  if (ms === undefined) throw new ValidationError(at, problems.instant(raw));
+  return ms;
+}
+
+/**
+ * JSON text parsed, or a ValidationError naming the source.
+ * @example parseJson('{"a":1}', 'f.json') // { a: 1 }
+ */
+export function parseJson(text: string, source: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError(source, problems.notJson((err as Error).message));
+  }
+}
+
+/**
+ * Typed reads of one object's fields: undefined when absent, a ValidationError naming the field
+ * (`at.field`) when of the wrong kind. Every admin body, fixture and state file is read with it.
+ */
+export class Reader {
+  constructor(
+    readonly body: Fields,
+    readonly at: string,
+  ) {}
+
+  fail(field: string, problem: string): never {
+    throw new ValidationError(`${this.at}.${field}`, problem);
+  }
+
+  has(field: string): boolean {
+    return this.body[field] !== undefined;
+  }
+
+  /** A string of 1 to 200 characters, matching `pattern` when given (`what` describes it). */
+  string(field: string, pattern?: RegExp, what = 'a string'): string | undefined {
+    const v = this.body[field];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || v.length === 0 || v.length > 200 || (pattern !== undefined && !pattern.test(v))) {
+      this.fail(field, problems.string(what, v));
+    }
+    return v;
+  }
+
+  oneOf<T extends string>(field: string, values: readonly T[]): T | undefined {
+    const v = this.body[field];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) this.fail(field, problems.oneOf(values, v));
+    return v as T;
+  }
+
+  integer(field: string, min: number, max: number): number | undefined {
+    const v = this.body[field];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) this.fail(field, problems.intRange(min, max, v));
+    return v;
+  }
+
+  number(field: string, min: number, max: number): number | undefined {
+    const v = this.body[field];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+      this.fail(field, problems.numberRange(min, max, v));
+    }
+    return v;
+  }
+
+  /** A nested object, read with its own Reader. */
+  object(field: string): Reader | undefined {
+    const v = this.body[field];
+    return v === undefined ? undefined : new Reader(asObject(v, `${this.at}.${field}`), `${this.at}.${field}`);
+  }
+
+  /** A value that must equal the one the emulator has (account_sid, api_version). */
+  fixed(field: string, expected: string): void {
+    const v = this.body[field];
+    if (v !== undefined && v !== expected) this.fail(field, problems.fixed(expected, v));
+  }
+}
