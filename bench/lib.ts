@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { resolve } from 'node:path';
@@ -99,7 +99,9 @@ export function timedGet(url: string, token?: string): Promise<Timed> {
       .get(url, { agent, headers }, (res) => {
         let bytes = 0;
         res.on('data', (c: Buffer) => (bytes += c.length));
-        res.on('end', () => done({ status: res.statusCode ?? 0, bytes, ms: Number(process.hrtime.bigint() - t0) / 1e6 }));
+        res.on('end', () =>
+          done({ status: res.statusCode ?? 0, bytes, ms: Number(process.hrtime.bigint() - t0) / 1e6 }),
+        );
       })
       .on('error', fail);
   });

@@ -40,7 +40,7 @@ export function renderMarkdown(rows: readonly Row[], meta: Meta): string {
   return lines.join('\n');
 }
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -54,8 +54,8 @@ export function renderSvg(rows: readonly Row[]): string {
     const max = Math.max(1, ...bars.map((b) => b.value));
     const barW = 70;
     const parts = [
-      `<text x="${x0 + 220}" y="24" text-anchor="middle" font-size="15" font-weight="bold">${escape(title)}</text>`,
-      `<text x="${x0 + 220}" y="42" text-anchor="middle" font-size="11" fill="#555">${escape(note)}</text>`,
+      `<text x="${x0 + 220}" y="24" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
+      `<text x="${x0 + 220}" y="42" text-anchor="middle" font-size="11" fill="#555">${escapeXml(note)}</text>`,
       `<line x1="${x0 + 20}" y1="${plotTop + plotH}" x2="${x0 + 440}" y2="${plotTop + plotH}" stroke="#999"/>`,
     ];
     bars.forEach((b, i) => {
@@ -65,7 +65,9 @@ export function renderSvg(rows: readonly Row[]): string {
       parts.push(`<rect x="${x}" y="${y}" width="${barW}" height="${h}" fill="${b.color}"/>`);
       parts.push(`<text x="${x + barW / 2}" y="${y - 4}" text-anchor="middle" font-size="11">${fmt(b.value)}</text>`);
       b.label.split('\n').forEach((line, k) => {
-        parts.push(`<text x="${x + barW / 2}" y="${plotTop + plotH + 16 + 13 * k}" text-anchor="middle" font-size="11">${escape(line)}</text>`);
+        parts.push(
+          `<text x="${x + barW / 2}" y="${plotTop + plotH + 16 + 13 * k}" text-anchor="middle" font-size="11">${escapeXml(line)}</text>`,
+        );
       });
     });
     return parts.join('\n');
@@ -82,8 +84,18 @@ export function renderSvg(rows: readonly Row[]): string {
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
-    panel(0, 'Throughput (req/s, 32 connections)', 'higher is better; baseline = bare node:http, same bytes', throughputBars),
-    panel(490, 'Page latency by account size (p50 ms)', 'flat is the goal: no work grows with the account', latencyBars),
+    panel(
+      0,
+      'Throughput (req/s, 32 connections)',
+      'higher is better; baseline = bare node:http, same bytes',
+      throughputBars,
+    ),
+    panel(
+      490,
+      'Page latency by account size (p50 ms)',
+      'flat is the goal: no work grows with the account',
+      latencyBars,
+    ),
     '</svg>',
     '',
   ].join('\n');

@@ -1,14 +1,16 @@
-import http from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import seedrandom from 'seedrandom';
 import {
+  type AdminAccount,
   accountsOf,
   basic,
-  callsUrl,
+  type Child,
   CLI,
+  callsUrl,
   cpuMs,
   median,
   percentile,
@@ -17,10 +19,8 @@ import {
   sleep,
   spawnServer,
   timedGet,
-  type AdminAccount,
-  type Child,
 } from './lib';
-import { renderMarkdown, renderSvg, type Row } from './report';
+import { type Row, renderMarkdown, renderSvg } from './report';
 
 /**
  * `npm run bench [-- --smoke]`: the emulator against a bare node:http server writing the same
@@ -59,7 +59,9 @@ function fixture(name: string, accounts: unknown[]): string {
   return file;
 }
 
-const DEFAULT_ACCOUNTS = (JSON.parse(readFileSync(resolve(ROOT, 'fixtures', 'default.json'), 'utf8')) as { accounts: unknown[] }).accounts;
+const DEFAULT_ACCOUNTS = (
+  JSON.parse(readFileSync(resolve(ROOT, 'fixtures', 'default.json'), 'utf8')) as { accounts: unknown[] }
+).accounts;
 
 interface Load {
   rps: number;
@@ -72,7 +74,12 @@ interface Load {
   cpuPerReq: number;
 }
 
-async function load(server: Child, url: string, setup?: (req: { path: string; headers: Record<string, string> }) => void, headers: Record<string, string> = {}): Promise<Load> {
+async function load(
+  server: Child,
+  url: string,
+  setup?: (req: { path: string; headers: Record<string, string> }) => void,
+  headers: Record<string, string> = {},
+): Promise<Load> {
   const cpu0 = cpuMs(server.pid);
   const t0 = process.hrtime.bigint();
   const result = await autocannon({
@@ -107,7 +114,13 @@ async function load(server: Child, url: string, setup?: (req: { path: string; he
 }
 
 /** Alternating rounds of the baseline and the emulator; medians per side. */
-async function duel(name: string, label: string, run: (target: 'baseline' | 'emulator') => Promise<Load>, target: number, em: Child): Promise<void> {
+async function duel(
+  name: string,
+  label: string,
+  run: (target: 'baseline' | 'emulator') => Promise<Load>,
+  target: number,
+  em: Child,
+): Promise<void> {
   const sides: Record<'baseline' | 'emulator', Load[]> = { baseline: [], emulator: [] };
   for (let r = 0; r < ROUNDS; r++) {
     const order: ('baseline' | 'emulator')[] = r % 2 === 0 ? ['baseline', 'emulator'] : ['emulator', 'baseline'];
@@ -118,7 +131,9 @@ async function duel(name: string, label: string, run: (target: 'baseline' | 'emu
   const describe = (side: 'baseline' | 'emulator') =>
     `${pick(side, 'rps').toFixed(0)} req/s (p50 ${pick(side, 'p50')} ms, p99 ${pick(side, 'p99')} ms; server CPU ${pick(side, 'cpu').toFixed(0)}%, ${pick(side, 'cpuPerReq').toFixed(0)} µs/req)`;
   const errors = sides.emulator.reduce((n, x) => n + x.errors, 0);
-  log(`${name}: emulator ${pick('emulator', 'rps').toFixed(0)} req/s, baseline ${pick('baseline', 'rps').toFixed(0)} req/s, ratio ${ratio.toFixed(2)}, errors ${errors}`);
+  log(
+    `${name}: emulator ${pick('emulator', 'rps').toFixed(0)} req/s, baseline ${pick('baseline', 'rps').toFixed(0)} req/s, ratio ${ratio.toFixed(2)}, errors ${errors}`,
+  );
   rows.push({
     group: 'throughput',
     scenario: name,
@@ -139,7 +154,10 @@ async function throughput(): Promise<void> {
   const hotUrl = callsUrl(em.url, main.sid);
   const hot = await timedGet(hotUrl, main.token);
   const bodyFile = join(scratch, 'hot-page.json');
-  writeFileSync(bodyFile, Buffer.from(await (await fetch(hotUrl, { headers: { authorization: basic(main.token) } })).arrayBuffer()));
+  writeFileSync(
+    bodyFile,
+    Buffer.from(await (await fetch(hotUrl, { headers: { authorization: basic(main.token) } })).arrayBuffer()),
+  );
   log(`hot page: ${hot.bytes} bytes`);
   const baseline = await spawnServer([resolve(__dirname, 'baseline-server.js'), bodyFile], false);
   children.push(baseline);
@@ -155,7 +173,13 @@ async function throughput(): Promise<void> {
 
   // A seeded stream of random requests, so that every run asks the same things.
   const rng = seedrandom.alea('bench-cold');
-  const sorts = ['', ...['DateCreated', 'From', 'To', 'Direction', 'Status', 'Duration', 'Price'].flatMap((a) => [`&SortBy=${a}:asc`, `&SortBy=${a}:desc`])];
+  const sorts = [
+    '',
+    ...['DateCreated', 'From', 'To', 'Direction', 'Status', 'Duration', 'Price'].flatMap((a) => [
+      `&SortBy=${a}:asc`,
+      `&SortBy=${a}:desc`,
+    ]),
+  ];
   const randomRequest = (req: { path: string; headers: Record<string, string> }) => {
     const a = accounts[Math.floor(rng() * accounts.length)] as AdminAccount;
     const size = 10 + Math.floor(rng() * 91);
@@ -187,11 +211,24 @@ async function startup(name: string, args: string[], targetMs: number): Promise<
   }
   const ms = median(times);
   log(`${name}: ${ms.toFixed(0)} ms`);
-  rows.push({ group: 'scale', scenario: name, emulator: `${ms.toFixed(0)} ms`, value: ms, target: `< ${targetMs} ms`, met: ms < targetMs });
+  rows.push({
+    group: 'scale',
+    scenario: name,
+    emulator: `${ms.toFixed(0)} ms`,
+    value: ms,
+    target: `< ${targetMs} ms`,
+    met: ms < targetMs,
+  });
 }
 
 /** Median latency of distinct random pages (an ignored parameter keeps each URL new). */
-async function pageLatency(base: string, a: AdminAccount, query: string, samples: number, seed: string): Promise<{ p50: number; p99: number }> {
+async function pageLatency(
+  base: string,
+  a: AdminAccount,
+  query: string,
+  samples: number,
+  seed: string,
+): Promise<{ p50: number; p99: number }> {
   const rng = seedrandom.alea(seed);
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
@@ -220,33 +257,90 @@ async function scale(): Promise<void> {
   // A discarded first pass warms the JIT, so the reference is not the slowest for being first.
   await pageLatency(em.url, small, '', LATENCY_SAMPLES, 'warm-up');
   const base = await pageLatency(em.url, small, '', LATENCY_SAMPLES, 'l1');
-  rows.push({ group: 'latency', scenario: `page latency, ${fmt(1000)} calls, default order`, emulator: `p50 ${base.p50.toFixed(2)} ms, p99 ${base.p99.toFixed(2)} ms`, value: base.p50, target: 'reference', met: true, chart: { label: '1,000\ndefault', emulator: base.p50 } });
-  for (const [label, query] of [['default order', ''], ['DateCreated:asc', '&SortBy=DateCreated:asc']] as const) {
+  rows.push({
+    group: 'latency',
+    scenario: `page latency, ${fmt(1000)} calls, default order`,
+    emulator: `p50 ${base.p50.toFixed(2)} ms, p99 ${base.p99.toFixed(2)} ms`,
+    value: base.p50,
+    target: 'reference',
+    met: true,
+    chart: { label: '1,000\ndefault', emulator: base.p50 },
+  });
+  for (const [label, query] of [
+    ['default order', ''],
+    ['DateCreated:asc', '&SortBy=DateCreated:asc'],
+  ] as const) {
     const l = await pageLatency(em.url, huge, query, LATENCY_SAMPLES, `l-${label}`);
     const ratio = l.p50 / base.p50;
     log(`10M ${label}: p50 ${l.p50.toFixed(2)} ms, ratio ${ratio.toFixed(2)}`);
-    rows.push({ group: 'latency', scenario: `page latency, ${fmt(HUGE)} calls, ${label}`, emulator: `p50 ${l.p50.toFixed(2)} ms, p99 ${l.p99.toFixed(2)} ms`, value: ratio, target: 'ratio to 1,000 calls <= 1.5', met: ratio <= 1.5, chart: { label: `${HUGE / 1e6}M\n${label}`, emulator: l.p50 } });
+    rows.push({
+      group: 'latency',
+      scenario: `page latency, ${fmt(HUGE)} calls, ${label}`,
+      emulator: `p50 ${l.p50.toFixed(2)} ms, p99 ${l.p99.toFixed(2)} ms`,
+      value: ratio,
+      target: 'ratio to 1,000 calls <= 1.5',
+      met: ratio <= 1.5,
+      chart: { label: `${HUGE / 1e6}M\n${label}`, emulator: l.p50 },
+    });
   }
 
   // The first sorted page of a big account builds its sort columns and the order.
   const first = await timedGet(callsUrl(em.url, big.sid, '?SortBy=From:asc'), big.token);
   log(`first From:asc page of ${fmt(BIG)}: ${first.ms.toFixed(0)} ms`);
-  rows.push({ group: 'scale', scenario: `first page sorted by From, ${fmt(BIG)} calls`, emulator: `${first.ms.toFixed(0)} ms`, value: first.ms, target: '< 3000 ms', met: first.ms < 3000 });
+  rows.push({
+    group: 'scale',
+    scenario: `first page sorted by From, ${fmt(BIG)} calls`,
+    emulator: `${first.ms.toFixed(0)} ms`,
+    value: first.ms,
+    target: '< 3000 ms',
+    met: first.ms < 3000,
+  });
   await timedGet(callsUrl(em.url, small.sid, '?SortBy=From:asc'), small.token);
   const smallSorted = await pageLatency(em.url, small, '&SortBy=From:asc', LATENCY_SAMPLES, 's1');
   const bigSorted = await pageLatency(em.url, big, '&SortBy=From:asc', LATENCY_SAMPLES, 's2');
   const sortedRatio = bigSorted.p50 / smallSorted.p50;
-  rows.push({ group: 'latency', scenario: `later pages sorted by From, ${fmt(BIG)} calls`, emulator: `p50 ${bigSorted.p50.toFixed(2)} ms (1,000 calls: ${smallSorted.p50.toFixed(2)} ms)`, value: sortedRatio, target: 'ratio to 1,000 calls <= 1.5', met: sortedRatio <= 1.5, chart: { label: `${BIG / 1e6}M\nFrom:asc`, emulator: bigSorted.p50 } });
+  rows.push({
+    group: 'latency',
+    scenario: `later pages sorted by From, ${fmt(BIG)} calls`,
+    emulator: `p50 ${bigSorted.p50.toFixed(2)} ms (1,000 calls: ${smallSorted.p50.toFixed(2)} ms)`,
+    value: sortedRatio,
+    target: 'ratio to 1,000 calls <= 1.5',
+    met: sortedRatio <= 1.5,
+    chart: { label: `${BIG / 1e6}M\nFrom:asc`, emulator: bigSorted.p50 },
+  });
 
   // A filter: its first page builds the filtered order, later pages are slices of it.
   const f0 = process.hrtime.bigint();
-  const busy = (await (await fetch(callsUrl(em.url, big.sid, '?Status=busy&PageSize=10'), { headers: { authorization: basic(big.token) } })).json()) as { total: number };
+  const busy = (await (
+    await fetch(callsUrl(em.url, big.sid, '?Status=busy&PageSize=10'), { headers: { authorization: basic(big.token) } })
+  ).json()) as { total: number };
   const firstFiltered = { ms: Number(process.hrtime.bigint() - f0) / 1e6 };
   const unfiltered = await pageLatency(em.url, big, '', LATENCY_SAMPLES, 'f0');
-  const filtered = await pageLatency(em.url, { ...big, calls: Math.max(10, busy.total) }, '&Status=busy', LATENCY_SAMPLES, 'f1');
+  const filtered = await pageLatency(
+    em.url,
+    { ...big, calls: Math.max(10, busy.total) },
+    '&Status=busy',
+    LATENCY_SAMPLES,
+    'f1',
+  );
   const filterRatio = filtered.p50 / unfiltered.p50;
-  rows.push({ group: 'scale', scenario: `first page filtered by Status=busy, ${fmt(BIG)} calls`, emulator: `${firstFiltered.ms.toFixed(0)} ms (${busy.total.toLocaleString('en-US')} busy calls)`, value: firstFiltered.ms, target: 'reported', met: true });
-  rows.push({ group: 'latency', scenario: `later pages filtered by Status=busy, ${fmt(BIG)} calls`, emulator: `p50 ${filtered.p50.toFixed(2)} ms (unfiltered: ${unfiltered.p50.toFixed(2)} ms)`, value: filterRatio, target: 'ratio to unfiltered pages <= 1.5', met: filterRatio <= 1.5, chart: { label: `${BIG / 1e6}M\nStatus=busy`, emulator: filtered.p50 } });
+  rows.push({
+    group: 'scale',
+    scenario: `first page filtered by Status=busy, ${fmt(BIG)} calls`,
+    emulator: `${firstFiltered.ms.toFixed(0)} ms (${busy.total.toLocaleString('en-US')} busy calls)`,
+    value: firstFiltered.ms,
+    target: 'reported',
+    met: true,
+  });
+  rows.push({
+    group: 'latency',
+    scenario: `later pages filtered by Status=busy, ${fmt(BIG)} calls`,
+    emulator: `p50 ${filtered.p50.toFixed(2)} ms (unfiltered: ${unfiltered.p50.toFixed(2)} ms)`,
+    value: filterRatio,
+    target: 'ratio to unfiltered pages <= 1.5',
+    met: filterRatio <= 1.5,
+    chart: { label: `${BIG / 1e6}M\nStatus=busy`, emulator: filtered.p50 },
+  });
 
   const t0 = process.hrtime.bigint();
   for (const attr of ['From', 'To', 'Direction', 'Status', 'Duration', 'Price', 'DateCreated']) {
@@ -255,7 +349,14 @@ async function scale(): Promise<void> {
   const allOrdersMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const rss = rssMb(em.pid);
   log(`all orders of ${fmt(BIG)}: RSS ${rss.toFixed(0)} MB`);
-  rows.push({ group: 'scale', scenario: `RSS with all seven call orders (both directions) of ${fmt(BIG)} calls built`, emulator: `${rss.toFixed(0)} MB (the other 13 orders took ${allOrdersMs.toFixed(0)} ms)`, value: rss, target: '< 512 MB', met: rss < 512 });
+  rows.push({
+    group: 'scale',
+    scenario: `RSS with all seven call orders (both directions) of ${fmt(BIG)} calls built`,
+    emulator: `${rss.toFixed(0)} MB (the other 13 orders took ${allOrdersMs.toFixed(0)} ms)`,
+    value: rss,
+    target: '< 512 MB',
+    met: rss < 512,
+  });
   await em.stop();
   await streaming(sizes);
 }
@@ -273,35 +374,54 @@ async function streaming(sizes: string): Promise<void> {
   clearInterval(sampler);
   const growth = peak - before;
   log(`stream ${BIG}: ${(whole.bytes / 1e6).toFixed(0)} MB in ${whole.ms.toFixed(0)} ms, RSS +${growth.toFixed(0)} MB`);
-  rows.push({ group: 'scale', scenario: `PageSize=99999999 on ${BIG.toLocaleString('en-US')} calls, streamed`, emulator: `${(whole.bytes / 1e6).toFixed(0)} MB in ${(whole.ms / 1000).toFixed(1)} s (${(whole.bytes / 1e6 / (whole.ms / 1000)).toFixed(0)} MB/s), RSS +${growth.toFixed(0)} MB`, value: growth, target: 'RSS growth < 100 MB', met: growth < 100 && whole.status === 200 });
+  rows.push({
+    group: 'scale',
+    scenario: `PageSize=99999999 on ${BIG.toLocaleString('en-US')} calls, streamed`,
+    emulator: `${(whole.bytes / 1e6).toFixed(0)} MB in ${(whole.ms / 1000).toFixed(1)} s (${(whole.bytes / 1e6 / (whole.ms / 1000)).toFixed(0)} MB/s), RSS +${growth.toFixed(0)} MB`,
+    value: growth,
+    target: 'RSS growth < 100 MB',
+    met: growth < 100 && whole.status === 200,
+  });
 
   // A slow reader: 64 KB every 50 ms for two seconds, then it hangs up.
   const slowBefore = rssMb(em.pid);
   let slowPeak = slowBefore;
   let read = 0;
   await new Promise<void>((done) => {
-    const req = http.get(callsUrl(em.url, big.sid, '?PageSize=99999999&slow=1'), { headers: { authorization: basic(big.token) } }, (res) => {
-      res.pause();
-      const tick = setInterval(() => {
-        let chunk: Buffer | null;
-        let budget = 64 * 1024;
-        while (budget > 0 && (chunk = res.read() as Buffer | null) !== null) {
-          read += chunk.length;
-          budget -= chunk.length;
-        }
-        slowPeak = Math.max(slowPeak, rssMb(em.pid));
-      }, 50);
-      setTimeout(() => {
-        clearInterval(tick);
-        req.destroy();
-        done();
-      }, 2000);
-    });
+    const req = http.get(
+      callsUrl(em.url, big.sid, '?PageSize=99999999&slow=1'),
+      { headers: { authorization: basic(big.token) } },
+      (res) => {
+        res.pause();
+        const tick = setInterval(() => {
+          let budget = 64 * 1024;
+          while (budget > 0) {
+            const chunk = res.read() as Buffer | null;
+            if (chunk === null) break;
+            read += chunk.length;
+            budget -= chunk.length;
+          }
+          slowPeak = Math.max(slowPeak, rssMb(em.pid));
+        }, 50);
+        setTimeout(() => {
+          clearInterval(tick);
+          req.destroy();
+          done();
+        }, 2000);
+      },
+    );
     req.on('error', () => undefined);
   });
   const slowGrowth = slowPeak - slowBefore;
   log(`slow reader: read ${(read / 1e6).toFixed(1)} MB in 2 s, RSS +${slowGrowth.toFixed(0)} MB`);
-  rows.push({ group: 'scale', scenario: 'the same, read slowly (64 KB per 50 ms for 2 s)', emulator: `client read ${(read / 1e6).toFixed(1)} MB of ${(whole.bytes / 1e6).toFixed(0)} MB; RSS +${slowGrowth.toFixed(0)} MB`, value: slowGrowth, target: 'backpressure: RSS growth < 100 MB', met: slowGrowth < 100 });
+  rows.push({
+    group: 'scale',
+    scenario: 'the same, read slowly (64 KB per 50 ms for 2 s)',
+    emulator: `client read ${(read / 1e6).toFixed(1)} MB of ${(whole.bytes / 1e6).toFixed(0)} MB; RSS +${slowGrowth.toFixed(0)} MB`,
+    value: slowGrowth,
+    target: 'backpressure: RSS growth < 100 MB',
+    met: slowGrowth < 100,
+  });
   await em.stop();
 }
 
@@ -329,7 +449,8 @@ async function main(): Promise<void> {
     const doc = resolve(ROOT, 'BENCHMARKS.md');
     const text = readFileSync(doc, 'utf8');
     const marked = /<!-- results:start -->[\s\S]*<!-- results:end -->/;
-    if (marked.test(text)) writeFileSync(doc, text.replace(marked, `<!-- results:start -->\n${md}\n<!-- results:end -->`));
+    if (marked.test(text))
+      writeFileSync(doc, text.replace(marked, `<!-- results:start -->\n${md}\n<!-- results:end -->`));
   }
   process.stdout.write(md);
 }

@@ -84,7 +84,13 @@ export function createApp(deps: AppDeps): EmulatorApp {
     // right. Credentials travel in the Authorization header, which the preflight allows.
     app.use(cors({ origin: '*', exposedHeaders: ['X-Emulator-Warning', 'Retry-After', 'Content-Range'] }));
   }
-  mountApi(app, world, { paging: deps.paging, maxPageSize: deps.maxPageSize, publicUrl: deps.publicUrl, cache, strict });
+  mountApi(app, world, {
+    paging: deps.paging,
+    maxPageSize: deps.maxPageSize,
+    publicUrl: deps.publicUrl,
+    cache,
+    strict,
+  });
   mountAdmin(app, admin, deps.adminToken ?? null);
   app.use(notFound);
   app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));

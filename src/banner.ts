@@ -13,8 +13,8 @@ export function banner(em: RunningEmulator, config: Readonly<Config>): string {
     a.profile.friendlyName,
   ]);
   const head = ['account sid', 'token (Basic user name)', 'calls', 'recordings', 'name'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ')}`.trimEnd();
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
+  const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd();
   const first = accounts.find((a) => a.calls.count > 0) ?? accounts[0];
   const lines = [
     `callrec-emulator listening on ${em.url} (seed ${JSON.stringify(config.seed)}, paging ${config.paging}, fixtures ${em.fixturesLabel})`,

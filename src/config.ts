@@ -108,15 +108,32 @@ const option = <K extends keyof Config>(doc: OptionDoc<K>): OptionDoc => doc as 
 /** The options, in the order `--help` and README list them. */
 export const OPTIONS: readonly OptionDoc[] = [
   option({
-    name: 'port', key: 'port', env: 'PORT', value: 'N', default: '8080', help: 'port to listen on; 0 picks any free port',
-    parse: intIn(0, 65535), fallback: 8080,
+    name: 'port',
+    key: 'port',
+    env: 'PORT',
+    value: 'N',
+    default: '8080',
+    help: 'port to listen on; 0 picks any free port',
+    parse: intIn(0, 65535),
+    fallback: 8080,
   }),
   option({
-    name: 'host', key: 'host', env: 'HOST', value: 'ADDR', default: '127.0.0.1', help: 'address to listen on (0.0.0.0 for all)',
-    parse: nonEmpty, fallback: '127.0.0.1',
+    name: 'host',
+    key: 'host',
+    env: 'HOST',
+    value: 'ADDR',
+    default: '127.0.0.1',
+    help: 'address to listen on (0.0.0.0 for all)',
+    parse: nonEmpty,
+    fallback: '127.0.0.1',
   }),
   option({
-    name: 'seed', key: 'seed', env: 'CALLREC_SEED', value: 'TEXT', default: DEFAULT_SEED, help: 'seed of all generated data; any string',
+    name: 'seed',
+    key: 'seed',
+    env: 'CALLREC_SEED',
+    value: 'TEXT',
+    default: DEFAULT_SEED,
+    help: 'seed of all generated data; any string',
     parse: ({ raw, label }) => {
       if (raw === '') throw new ValidationError(label, problems.nonEmpty);
       return raw;
@@ -124,41 +141,91 @@ export const OPTIONS: readonly OptionDoc[] = [
     fallback: DEFAULT_SEED,
   }),
   option({
-    name: 'fixtures', key: 'fixtures', env: 'CALLREC_FIXTURES', value: 'FILE', default: 'the embedded fixtures/default.json',
-    help: 'JSON file of accounts', parse: ({ raw }) => resolve(raw), fallback: DEFAULT_FIXTURES,
+    name: 'fixtures',
+    key: 'fixtures',
+    env: 'CALLREC_FIXTURES',
+    value: 'FILE',
+    default: 'the embedded fixtures/default.json',
+    help: 'JSON file of accounts',
+    parse: ({ raw }) => resolve(raw),
+    fallback: DEFAULT_FIXTURES,
   }),
   option({
-    name: 'paging', key: 'paging', env: 'CALLREC_PAGING', value: 'MODE', default: 'production',
-    help: 'paging arithmetic: production or documented', parse: oneOf(['production', 'documented'], problems.paging),
+    name: 'paging',
+    key: 'paging',
+    env: 'CALLREC_PAGING',
+    value: 'MODE',
+    default: 'production',
+    help: 'paging arithmetic: production or documented',
+    parse: oneOf(['production', 'documented'], problems.paging),
     fallback: 'production',
   }),
   option({
-    name: 'public-url', key: 'publicUrl', env: 'CALLREC_PUBLIC_URL', value: 'URL', default: 'the listening URL',
-    help: 'base URL of recording file_uri values', parse: publicUrl, fallback: null,
+    name: 'public-url',
+    key: 'publicUrl',
+    env: 'CALLREC_PUBLIC_URL',
+    value: 'URL',
+    default: 'the listening URL',
+    help: 'base URL of recording file_uri values',
+    parse: publicUrl,
+    fallback: null,
   }),
   option({
-    name: 'clock', key: 'clockMs', env: 'CALLREC_CLOCK', value: 'ISO8601', default: DEFAULT_CLOCK,
-    help: 'reference instant; calls lie in the weeks before it', parse: instant,
+    name: 'clock',
+    key: 'clockMs',
+    env: 'CALLREC_CLOCK',
+    value: 'ISO8601',
+    default: DEFAULT_CLOCK,
+    help: 'reference instant; calls lie in the weeks before it',
+    parse: instant,
     fallback: instantAt('default clock', DEFAULT_CLOCK),
   }),
   option({
-    name: 'max-page-size', key: 'maxPageSize', env: 'CALLREC_MAX_PAGE_SIZE', value: 'N', default: 'none',
-    help: 'largest PageSize accepted; larger gets 400', parse: intIn(1, INT_MAX), fallback: null,
+    name: 'max-page-size',
+    key: 'maxPageSize',
+    env: 'CALLREC_MAX_PAGE_SIZE',
+    value: 'N',
+    default: 'none',
+    help: 'largest PageSize accepted; larger gets 400',
+    parse: intIn(1, INT_MAX),
+    fallback: null,
   }),
   option({
-    name: 'cache-mb', key: 'cacheMb', env: 'CALLREC_CACHE_MB', value: 'N', default: '96',
-    help: 'memory for rendered pages and items, MB; 0 turns caching off', parse: intIn(0, 65536), fallback: 96,
+    name: 'cache-mb',
+    key: 'cacheMb',
+    env: 'CALLREC_CACHE_MB',
+    value: 'N',
+    default: '96',
+    help: 'memory for rendered pages and items, MB; 0 turns caching off',
+    parse: intIn(0, 65536),
+    fallback: 96,
   }),
   option({
-    name: 'journal-size', key: 'journalSize', env: 'CALLREC_JOURNAL_SIZE', value: 'N', default: '1000',
-    help: 'API requests the journal keeps (a ring buffer)', parse: intIn(0, 1_000_000), fallback: 1000,
+    name: 'journal-size',
+    key: 'journalSize',
+    env: 'CALLREC_JOURNAL_SIZE',
+    value: 'N',
+    default: '1000',
+    help: 'API requests the journal keeps (a ring buffer)',
+    parse: intIn(0, 1_000_000),
+    fallback: 1000,
   }),
   option({
-    name: 'strict', key: 'strict', env: 'CALLREC_STRICT', value: '', default: 'off',
-    help: 'refuse with 400 what production ignores (each warning)', parse: flag, fallback: false,
+    name: 'strict',
+    key: 'strict',
+    env: 'CALLREC_STRICT',
+    value: '',
+    default: 'off',
+    help: 'refuse with 400 what production ignores (each warning)',
+    parse: flag,
+    fallback: false,
   }),
   option({
-    name: 'admin-token', key: 'adminToken', env: 'CALLREC_ADMIN_TOKEN', value: 'TOKEN', default: 'none',
+    name: 'admin-token',
+    key: 'adminToken',
+    env: 'CALLREC_ADMIN_TOKEN',
+    value: 'TOKEN',
+    default: 'none',
     help: 'require Authorization: Bearer TOKEN on /__admin',
     parse: ({ raw, label }) => {
       if (!/^[\x21-\x7e]{1,256}$/.test(raw)) throw new ValidationError(label, problems.adminToken);
@@ -167,17 +234,34 @@ export const OPTIONS: readonly OptionDoc[] = [
     fallback: null,
   }),
   option({
-    name: 'log-level', key: 'logLevel', env: 'CALLREC_LOG_LEVEL', value: 'LEVEL', default: 'info',
-    help: 'request logs: silent, error, warn, info, debug', parse: oneOf(LOG_LEVELS, (got) => problems.oneOf(LOG_LEVELS, got)),
+    name: 'log-level',
+    key: 'logLevel',
+    env: 'CALLREC_LOG_LEVEL',
+    value: 'LEVEL',
+    default: 'info',
+    help: 'request logs: silent, error, warn, info, debug',
+    parse: oneOf(LOG_LEVELS, (got) => problems.oneOf(LOG_LEVELS, got)),
     fallback: 'info',
   }),
   option({
-    name: 'cors', key: 'cors', env: 'CALLREC_CORS', value: '', default: 'off',
-    help: 'allow browser apps from any origin (CORS, preflight included)', parse: flag, fallback: false,
+    name: 'cors',
+    key: 'cors',
+    env: 'CALLREC_CORS',
+    value: '',
+    default: 'off',
+    help: 'allow browser apps from any origin (CORS, preflight included)',
+    parse: flag,
+    fallback: false,
   }),
   option({
-    name: 'states', key: 'states', env: 'CALLREC_STATES', value: 'FILE', default: 'the embedded fixtures/states.json',
-    help: 'Pact provider states file', parse: ({ raw }) => resolve(raw), fallback: DEFAULT_STATES,
+    name: 'states',
+    key: 'states',
+    env: 'CALLREC_STATES',
+    value: 'FILE',
+    default: 'the embedded fixtures/states.json',
+    help: 'Pact provider states file',
+    parse: ({ raw }) => resolve(raw),
+    fallback: DEFAULT_STATES,
   }),
 ];
 
@@ -222,7 +306,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     flags = parseArgs({
       args: [...argv],
       options: {
-        ...Object.fromEntries(OPTIONS.map((o) => [o.name, { type: o.value === '' ? ('boolean' as const) : ('string' as const) }])),
+        ...Object.fromEntries(
+          OPTIONS.map((o) => [o.name, { type: o.value === '' ? ('boolean' as const) : ('string' as const) }]),
+        ),
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -253,12 +339,17 @@ export function configFromOptions(options: Record<string, unknown>): Readonly<Co
   for (const name of Object.keys(options)) {
     if (!known.has(name)) throw new ValidationError(name, problems.unknownField([...known]));
   }
-  const inline = typeof options['fixtures'] === 'object' && options['fixtures'] !== null ? options['fixtures'] : undefined;
+  const inline =
+    typeof options['fixtures'] === 'object' && options['fixtures'] !== null ? options['fixtures'] : undefined;
   return build(
     (doc) => {
       const name = doc.key === 'clockMs' ? 'clock' : doc.key;
       const value = name === 'fixtures' && inline !== undefined ? undefined : options[name];
-      return value === undefined ? (name === 'port' ? { raw: '0', label: name } : undefined) : { raw: String(value), label: name };
+      return value === undefined
+        ? name === 'port'
+          ? { raw: '0', label: name }
+          : undefined
+        : { raw: String(value), label: name };
     },
     inline === undefined ? {} : { fixtures: inline as { accounts: unknown[] } },
   );

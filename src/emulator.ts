@@ -89,11 +89,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   }
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (config.adminToken !== null) headers['Authorization'] = `Bearer ${config.adminToken}`;
-  const admin = async (method: string, path: string, body?: unknown): Promise<any> => {
+  const admin = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const init = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
     const res = await fetch(`${em.url}/__admin${path}`, init);
-    const payload = (await res.json()) as { message?: string };
-    if (!res.ok) throw new Error(`callrec-emulator: ${method} /__admin${path}: ${res.status} ${payload.message ?? ''}`);
+    const payload = (await res.json()) as { message?: string } | unknown[];
+    if (!res.ok) {
+      const message = Array.isArray(payload) ? '' : (payload.message ?? '');
+      throw new Error(`callrec-emulator: ${method} /__admin${path}: ${res.status} ${message}`);
+    }
     return payload;
   };
   const asList = (x: unknown) => (Array.isArray(x) ? x : [x]) as Record<string, unknown>[];
@@ -118,7 +121,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     addRecordings: async (sid, recordings = {}) =>
       asList(await admin('POST', `/accounts/${sid}/recordings`, asList(recordings))),
     requests: async (query = {}) => {
-      const q = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string])).toString();
+      const q = new URLSearchParams(
+        Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string]),
+      ).toString();
       return ((await admin('GET', `/requests${q === '' ? '' : `?${q}`}`)) as { requests: JournalEntry[] }).requests;
     },
     faults: {

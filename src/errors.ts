@@ -84,7 +84,8 @@ export const problems = {
   sidInstance: (instanceId: string) => `must start with the InstanceId ${instanceId}`,
   startTime: (got: string) =>
     `must be like 2013-07-05T22:15:53.000Z with .000 milliseconds (date_created has whole seconds), got ${q(got)}`,
-  callCreated: (got: string) => `must be like Fri, 5 Jul 2013 22:15:53 +0000 (calls are written in +0000), got ${q(got)}`,
+  callCreated: (got: string) =>
+    `must be like Fri, 5 Jul 2013 22:15:53 +0000 (calls are written in +0000), got ${q(got)}`,
   sameInstant: (what: string, date: string) => `must be the ${what}'s instant, ${date}`,
   endTime: (got: string) => `must be like 2013-07-05T22:15:53.000Z, got ${q(got)}`,
   callUpdated: (got: string) => `must be like Fri, 5 Jul 2013 22:15:53 +0000, got ${q(got)}`,
@@ -134,8 +135,7 @@ export const messages = {
     `PageSize ${value} is larger than the maximum page size of this emulator (${max})`,
   pageBeyondLast: (page: number, lastPage: number) =>
     `Page ${page} is beyond the last page of this list (the last page is ${lastPage})`,
-  unauthorized:
-    'Authentication required: send HTTP Basic credentials with the account API token as the user name',
+  unauthorized: 'Authentication required: send HTTP Basic credentials with the account API token as the user name',
   forbidden: (accountSid: string) => `The API token does not grant access to account ${accountSid}`,
   notFound: (method: string, path: string) => `No resource at ${method} ${path}`,
   methodNotAllowed: (method: string, allowed: string) => `Method ${method} is not allowed here; use ${allowed}`,

@@ -18,7 +18,10 @@ function readText(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ValidationError(path, problems.cannotRead(what, (err as NodeJS.ErrnoException).code ?? (err as Error).message));
+    throw new ValidationError(
+      path,
+      problems.cannotRead(what, (err as NodeJS.ErrnoException).code ?? (err as Error).message),
+    );
   }
 }
 

@@ -14,6 +14,9 @@ export function createLogger(level: LogLevel, isTty: boolean): Logger | null {
   const options = loggerOptions(level, isTty);
   if (options === null) return null;
   return options.pretty
-    ? pino({ level, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } })
+    ? pino({
+        level,
+        transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } },
+      })
     : pino({ level });
 }

@@ -24,7 +24,12 @@ export function requestable(printed: string): string {
   return `/call${path}.json${query === undefined ? '' : `?${query}`}`;
 }
 
-export async function walkCalls(baseUrl: string, accountSid: string, token: string, pageSize = 50): Promise<WalkResult> {
+export async function walkCalls(
+  baseUrl: string,
+  accountSid: string,
+  token: string,
+  pageSize = 50,
+): Promise<WalkResult> {
   const headers = { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` };
   let path = `/call/2012-04-24/Accounts/${accountSid}/Calls.json?PageSize=${pageSize}`;
   const result: WalkResult = { total: 0, seen: 0, pages: 0, sids: [] };

@@ -1,4 +1,3 @@
-'use strict';
 // An app under test, in the compose file: it walks every page of an account's calls through
 // next_page_uri, as a production client must (adding the /call prefix and .json), and checks the
 // count against total. Run it against any emulator: CALLREC_URL=http://127.0.0.1:8080 node app.js

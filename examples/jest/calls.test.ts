@@ -5,7 +5,11 @@ const token = process.env['CALLREC_TOKEN'] as string;
 const auth = { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` };
 
 async function admin(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${url}/__admin${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+  const res = await fetch(`${url}/__admin${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
   return res.json();
 }
 
@@ -23,7 +27,11 @@ test('the first page of calls', async () => {
 });
 
 test('a call the test adds shows first', async () => {
-  const [added] = await admin('POST', `/accounts/${account}/calls`, [{ from: '+15550001111', status: 'completed', duration: 42 }]);
-  const page = await (await fetch(`${url}/call/2012-04-24/Accounts/${account}/Calls.json?PageSize=1`, { headers: auth })).json();
+  const [added] = await admin('POST', `/accounts/${account}/calls`, [
+    { from: '+15550001111', status: 'completed', duration: 42 },
+  ]);
+  const page = await (
+    await fetch(`${url}/call/2012-04-24/Accounts/${account}/Calls.json?PageSize=1`, { headers: auth })
+  ).json();
   expect(page.calls[0].sid).toBe(added.sid);
 });

@@ -19,7 +19,8 @@ export const reseed: AdminHandler = (ctx, req) => {
   checkKeys(body, 'body', SEED_FIELDS);
   const seed = body['seed'] ?? world.seed;
   if (typeof seed !== 'string' || seed === '') throw new ValidationError('body.seed', problems.nonEmptyString);
-  const accounts = body['fixtures'] === undefined ? world.baseAccounts : validateFixtures(body['fixtures'], 'body.fixtures');
+  const accounts =
+    body['fixtures'] === undefined ? world.baseAccounts : validateFixtures(body['fixtures'], 'body.fixtures');
   const clockMs = body['clock'] === undefined ? world.clockMs : instantAt('body.clock', String(body['clock']));
   world.reseed({ seed, clockMs, accounts });
   clearHarness(ctx);

@@ -8,8 +8,23 @@ import type { Account } from '../store/world';
 
 /** Fields an inserted call may give: the wire fields, and `price`, which sorts but never shows. */
 export const CALL_FIELDS = [
-  'sid', 'InstanceId', 'date_created', 'date_updated', 'account_sid', 'to', 'from', 'phone_number_sid',
-  'status', 'start_time', 'end_time', 'duration', 'price_unit', 'direction', 'api_version', 'caller_name', 'price',
+  'sid',
+  'InstanceId',
+  'date_created',
+  'date_updated',
+  'account_sid',
+  'to',
+  'from',
+  'phone_number_sid',
+  'status',
+  'start_time',
+  'end_time',
+  'duration',
+  'price_unit',
+  'direction',
+  'api_version',
+  'caller_name',
+  'price',
 ] as const;
 const DERIVED = ['uri', 'subresource_uris'];
 const HEX32 = '[0-9a-f]{32}';
@@ -22,7 +37,12 @@ const MAX_DURATION = 86_400 * 7;
  * `date_created` is the start, `date_updated` the end's second, and a call that was not completed
  * lasted 0 s. Throws a ValidationError naming the field.
  */
-export function callFromInput(account: Account, raw: unknown, at: string, insertNumber = account.calls.nextInsert): CallRecord {
+export function callFromInput(
+  account: Account,
+  raw: unknown,
+  at: string,
+  insertNumber = account.calls.nextInsert,
+): CallRecord {
   const body = asObject(raw, at);
   checkKeys(body, at, CALL_FIELDS, DERIVED);
   const r: Reader = new Reader(body, at);
@@ -40,7 +60,8 @@ export function callFromInput(account: Account, raw: unknown, at: string, insert
   call.to = r.string('to') ?? call.to;
   call.from = r.string('from') ?? call.from;
   call.callerName = r.string('caller_name') ?? call.callerName;
-  call.phoneNumberSid = r.string('phone_number_sid', new RegExp(`^PN${HEX32}$`), problems.phoneNumberSid) ?? call.phoneNumberSid;
+  call.phoneNumberSid =
+    r.string('phone_number_sid', new RegExp(`^PN${HEX32}$`), problems.phoneNumberSid) ?? call.phoneNumberSid;
 
   const instanceId = r.string('InstanceId', new RegExp(`^ID${HEX32}$`), problems.instanceId);
   const sid = r.string('sid', new RegExp(`^ID${HEX32}-CA${HEX32}$`), problems.callSid);
@@ -66,7 +87,8 @@ export function callFromInput(account: Account, raw: unknown, at: string, insert
   if (createdText !== undefined) {
     const created = parseRfc2822(createdText);
     if (created === undefined || created.offsetMin !== 0) r.fail('date_created', problems.callCreated(createdText));
-    if (startText !== undefined && created.sec !== startSec) r.fail('date_created', problems.sameInstant('start_time', rfc2822Date(startSec)));
+    if (startText !== undefined && created.sec !== startSec)
+      r.fail('date_created', problems.sameInstant('start_time', rfc2822Date(startSec)));
     startSec = created.sec;
   }
 

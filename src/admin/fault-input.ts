@@ -2,7 +2,19 @@ import { problems, ValidationError } from '../errors';
 import type { Delay, FaultSpec } from '../harness/faults';
 import { asObject, checkKeys, Reader } from '../input/fields';
 
-const FIELDS = ['path', 'account', 'method', 'delay_ms', 'delay', 'status', 'body', 'fault', 'rate_limit', 'times', 'probability'];
+const FIELDS = [
+  'path',
+  'account',
+  'method',
+  'delay_ms',
+  'delay',
+  'status',
+  'body',
+  'fault',
+  'rate_limit',
+  'times',
+  'probability',
+];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 const MAX_DELAY_MS = 60_000;
 
@@ -11,7 +23,11 @@ function readDelay(d: Reader): Delay {
   if (kind === 'uniform') {
     checkKeys(d.body, d.at, ['distribution', 'min_ms', 'max_ms']);
     const min = d.integer('min_ms', 0, MAX_DELAY_MS) ?? 0;
-    return { distribution: 'uniform', min_ms: min, max_ms: d.integer('max_ms', min, MAX_DELAY_MS) ?? d.fail('max_ms', problems.needed) };
+    return {
+      distribution: 'uniform',
+      min_ms: min,
+      max_ms: d.integer('max_ms', min, MAX_DELAY_MS) ?? d.fail('max_ms', problems.needed),
+    };
   }
   if (kind === 'lognormal') {
     checkKeys(d.body, d.at, ['distribution', 'median_ms', 'sigma']);

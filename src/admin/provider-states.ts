@@ -24,7 +24,8 @@ const STATE_FIELDS = ['description', 'params', 'account', 'calls', 'recordings']
  */
 export function parseStates(text: string, source: string): Map<string, StateDef> {
   const data = parseJson(text, source);
-  if (!isObject(data) || !isObject(data['states'])) throw new ValidationError(`${source}: states`, problems.namedStates);
+  if (!isObject(data) || !isObject(data['states']))
+    throw new ValidationError(`${source}: states`, problems.namedStates);
   const states = new Map<string, StateDef>();
   for (const [name, raw] of Object.entries(data['states'])) {
     const at = `${source}: states[${JSON.stringify(name)}]`;
@@ -44,8 +45,8 @@ export function parseStates(text: string, source: string): Map<string, StateDef>
 /** Replaces `{{name}}` placeholders: a whole-string placeholder takes the param's value and type. */
 function fill(value: unknown, params: Record<string, unknown>): unknown {
   if (typeof value === 'string') {
-    const whole = /^\{\{(\w+)\}\}$/.exec(value);
-    if (whole !== null) return params[whole[1] as string];
+    const whole = /^\{\{(\w+)\}\}$/.exec(value)?.[1];
+    if (whole !== undefined) return params[whole];
     return value.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(params[name]));
   }
   if (Array.isArray(value)) return value.map((v) => fill(v, params));
@@ -80,12 +81,12 @@ export function applyProviderState(
   const account = world.createAccount(spec);
   try {
     // One at a time: a recording may name a call the state inserts.
-    asList(fill(def.calls, params), 'state.calls').forEach((c, i) =>
-      world.insertCalls(account, [callFromInput(account, c, `state.calls[${i}]`)]),
-    );
-    asList(fill(def.recordings, params), 'state.recordings').forEach((r, i) =>
-      world.insertRecordings(account, [recordingFromInput(account, r, `state.recordings[${i}]`)]),
-    );
+    for (const [i, c] of asList(fill(def.calls, params), 'state.calls').entries()) {
+      world.insertCalls(account, [callFromInput(account, c, `state.calls[${i}]`)]);
+    }
+    for (const [i, r] of asList(fill(def.recordings, params), 'state.recordings').entries()) {
+      world.insertRecordings(account, [recordingFromInput(account, r, `state.recordings[${i}]`)]);
+    }
   } catch (err) {
     // No half-applied state: the account goes again.
     world.deleteAccount(account.profile.sid);

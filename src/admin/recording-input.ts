@@ -6,7 +6,15 @@ import type { RecordingRecord } from '../generators/recording';
 import { asObject, checkKeys, Reader } from '../input/fields';
 import type { Account } from '../store/world';
 
-export const RECORDING_FIELDS = ['sid', 'call_sid', 'date_created', 'date_updated', 'account_sid', 'duration', 'api_version'] as const;
+export const RECORDING_FIELDS = [
+  'sid',
+  'call_sid',
+  'date_created',
+  'date_updated',
+  'account_sid',
+  'duration',
+  'api_version',
+] as const;
 const DERIVED = ['uri', 'file_uri'];
 
 /**
@@ -15,7 +23,12 @@ const DERIVED = ['uri', 'file_uri'];
  * do: created after the call starts and no later than it ends, lasting no longer than the time
  * since the start. Throws a ValidationError naming the field.
  */
-export function recordingFromInput(account: Account, raw: unknown, at: string, insertNumber = account.recordings.nextInsert): RecordingRecord {
+export function recordingFromInput(
+  account: Account,
+  raw: unknown,
+  at: string,
+  insertNumber = account.recordings.nextInsert,
+): RecordingRecord {
   const body = asObject(raw, at);
   checkKeys(body, at, RECORDING_FIELDS, DERIVED);
   const r: Reader = new Reader(body, at);

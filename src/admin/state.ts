@@ -10,7 +10,14 @@ import { type AdminHandler, ok } from './context';
 import { recordingAsInput, recordingFromInput } from './recording-input';
 
 const STATE_FORMAT = 1;
-const WRITES = ['deleted_calls', 'deleted_recordings', 'inserted_calls', 'inserted_recordings', 'call_inserts', 'recording_inserts'];
+const WRITES = [
+  'deleted_calls',
+  'deleted_recordings',
+  'inserted_calls',
+  'inserted_recordings',
+  'call_inserts',
+  'recording_inserts',
+];
 
 /**
  * Everything the API shows, as JSON that `importState` reads back: the seed, the clock, the
@@ -54,17 +61,20 @@ function importAccount(scratch: World, raw: unknown, at: string): void {
   }
   // One at a time: a later record may name an earlier one (a recording its inserted call).
   const calls = asList(entry['inserted_calls'], `${at}.inserted_calls`);
-  calls.forEach((c, k) => scratch.insertCalls(account, [callFromInput(account, c, `${at}.inserted_calls[${k}]`, k)]));
+  for (const [k, c] of calls.entries()) {
+    scratch.insertCalls(account, [callFromInput(account, c, `${at}.inserted_calls[${k}]`, k)]);
+  }
   const recordings = asList(entry['inserted_recordings'], `${at}.inserted_recordings`);
-  recordings.forEach((r, k) =>
-    scratch.insertRecordings(account, [recordingFromInput(account, r, `${at}.inserted_recordings[${k}]`, k)]),
-  );
+  for (const [k, r] of recordings.entries()) {
+    scratch.insertRecordings(account, [recordingFromInput(account, r, `${at}.inserted_recordings[${k}]`, k)]);
+  }
   const ids = (field: 'deleted_calls' | 'deleted_recordings', table: { find(sid: string): number | undefined }) => {
     const seen = new Set<number>();
     return asList(entry[field], `${at}.${field}`).map((sid, k) => {
       const id = typeof sid === 'string' ? table.find(sid) : undefined;
       // A sid listed twice is gone by its second mention, as when deletions are replayed in turn.
-      if (id === undefined || seen.has(id)) throw new ValidationError(`${at}.${field}[${k}]`, problems.noSuchRecord(sid));
+      if (id === undefined || seen.has(id))
+        throw new ValidationError(`${at}.${field}[${k}]`, problems.noSuchRecord(sid));
       seen.add(id);
       return id;
     });
@@ -88,7 +98,9 @@ export function importState(world: World, raw: unknown): void {
   // Built on a scratch world, so that a bad import changes nothing.
   const scratch = new World({ seed, clockMs, accounts: validateFixtures(body['fixtures'], 'state.fixtures') });
   scratch.clearAccounts();
-  asList(body['accounts'], 'state.accounts').forEach((a, i) => importAccount(scratch, a, `state.accounts[${i}]`));
+  for (const [i, a] of asList(body['accounts'], 'state.accounts').entries()) {
+    importAccount(scratch, a, `state.accounts[${i}]`);
+  }
   world.replaceWith(scratch);
 }
 

@@ -84,7 +84,8 @@ export function javaDouble(x: number): string {
   return Number.isInteger(x) ? `${s}.0` : s;
 }
 
-const RFC2822 = /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat), ([1-9]|[12][0-9]|3[01]) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) ([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]) ([+-])([01][0-9]|2[0-3])([0-5][0-9])$/;
+const RFC2822 =
+  /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat), ([1-9]|[12][0-9]|3[01]) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) ([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]) ([+-])([01][0-9]|2[0-3])([0-5][0-9])$/;
 
 /**
  * Reads a date in the `date_created` format back: the instant and the offset it was written in.
@@ -95,7 +96,15 @@ export function parseRfc2822(text: string): { sec: number; offsetMin: number } |
   const m = RFC2822.exec(text);
   if (m === null) return undefined;
   const offsetMin = (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
-  const local = Date.UTC(Number(m[4]), MONTHS.indexOf(m[3] as (typeof MONTHS)[number]), Number(m[2]), Number(m[5]), Number(m[6]), Number(m[7])) / 1000;
+  const local =
+    Date.UTC(
+      Number(m[4]),
+      MONTHS.indexOf(m[3] as (typeof MONTHS)[number]),
+      Number(m[2]),
+      Number(m[5]),
+      Number(m[6]),
+      Number(m[7]),
+    ) / 1000;
   const sec = local - offsetMin * 60;
   return rfc2822Date(sec, offsetMin) === text ? { sec, offsetMin } : undefined;
 }

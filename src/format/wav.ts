@@ -29,7 +29,13 @@ export function wavHeader(samples: number, sampleRate = 8000): Buffer {
  * sample bytes from `sample(n)` (little-endian 16-bit, clamped); written `into` a buffer when given.
  * @example wavBytes(header, (n) => 0, 40, 47) // Buffer of 8 bytes: the data size, then silence
  */
-export function wavBytes(header: Buffer, sample: (n: number) => number, start: number, end: number, into?: Buffer): Buffer {
+export function wavBytes(
+  header: Buffer,
+  sample: (n: number) => number,
+  start: number,
+  end: number,
+  into?: Buffer,
+): Buffer {
   const out = into === undefined ? Buffer.alloc(end - start + 1) : into.subarray(0, end - start + 1);
   let o = 0;
   for (let b = start; b <= end && b < WAV_HEADER_BYTES; b++) out[o++] = header[b] as number;
@@ -56,7 +62,10 @@ export function wavBytes(header: Buffer, sample: (n: number) => number, start: n
  * `'unsatisfiable'`.
  * @example parseRange('bytes=0-99', 1000) // { start: 0, end: 99 }
  */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | 'unsatisfiable' {
   if (header === undefined) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (m === null || (m[1] === '' && m[2] === '')) return null;

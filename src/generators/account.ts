@@ -1,6 +1,6 @@
+import { sipUser } from '../random/faker';
 import { SidCodec } from '../random/sid-codec';
 import { Stream, StreamFamily } from '../random/stream';
-import { sipUser } from '../random/faker';
 
 /** What a fixture says about one account. */
 export interface AccountSpec {
@@ -77,7 +77,14 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
   const endpoints: Endpoint[] = [];
   const count = s.int(2, 5);
   for (let i = 0; i < count; i++) {
-    const kind = i === 0 ? 'e164' : s.weighted([['e164', 6], ['client', 2], ['digits', 1]] as const);
+    const kind =
+      i === 0
+        ? 'e164'
+        : s.weighted([
+            ['e164', 6],
+            ['client', 2],
+            ['digits', 1],
+          ] as const);
     let address: string;
     if (kind === 'e164') address = `+1${s.int(2, 9)}${s.digits(9)}`;
     else if (kind === 'digits') address = `1${s.int(2, 9)}${s.digits(9)}`;

@@ -9,7 +9,10 @@ export const SAMPLE_RATE = 8000;
  * the same bytes.
  * @example recordingAudio('RE…').sample(0) // -112
  */
-export function recordingAudio(recordingSid: string): { samples: (durationSec: number) => number; sample: (n: number) => number } {
+export function recordingAudio(recordingSid: string): {
+  samples: (durationSec: number) => number;
+  sample: (n: number) => number;
+} {
   const [h1, h2] = hash64(recordingSid);
   const freq = 300 + (h1 % 500);
   const step = (2 * Math.PI * freq) / SAMPLE_RATE;

@@ -1,8 +1,8 @@
-import type { Stream } from '../random/stream';
 import { personName, sipUser } from '../random/faker';
+import type { Stream } from '../random/stream';
 import type { AccountProfile, Endpoint, WorldContext } from './account';
-import { startFromDraw } from './timeline';
 import { blockLayout, CALLS_PER_BLOCK } from './recording-layout';
+import { startFromDraw } from './timeline';
 
 export const CALL_STATUSES = ['completed', 'no-answer', 'busy', 'failed', 'canceled'] as const;
 export const CALL_DIRECTIONS = ['inbound', 'outbound-api', 'outbound-dial'] as const;
@@ -38,17 +38,38 @@ export interface CallRecord extends CallCore {
 }
 
 // The observed values dominate; the rest exist so that sorting by them means something.
-const DIRECTION_WEIGHTS = [['inbound', 70], ['outbound-api', 15], ['outbound-dial', 15]] as const;
-const STATUS_WEIGHTS = [['completed', 80], ['no-answer', 8], ['busy', 5], ['failed', 4], ['canceled', 3]] as const;
+const DIRECTION_WEIGHTS = [
+  ['inbound', 70],
+  ['outbound-api', 15],
+  ['outbound-dial', 15],
+] as const;
+const STATUS_WEIGHTS = [
+  ['completed', 80],
+  ['no-answer', 8],
+  ['busy', 5],
+  ['failed', 4],
+  ['canceled', 3],
+] as const;
 const MAX_DURATION_SEC = 4 * 3600;
 /** A call that holds recordings lasts at least this long, so they fit inside it. */
 const MIN_RECORDED_DURATION_SEC = 5;
 /** Per-minute rates in USD; outbound to far destinations costs more, so a few calls pass $1. */
 const INBOUND_RATE = 0.0085;
 const OUTBOUND_RATES = [0.013, 0.02, 0.09, 0.35] as const;
-const INBOUND_PARTIES = [['us', 50], ['intl', 10], ['digits', 20], ['sip', 15], ['anonymous', 5]] as const;
+const INBOUND_PARTIES = [
+  ['us', 50],
+  ['intl', 10],
+  ['digits', 20],
+  ['sip', 15],
+  ['anonymous', 5],
+] as const;
 // Nobody dials "Anonymous": a withheld number only ever calls in.
-const OUTBOUND_PARTIES = [['us', 55], ['intl', 10], ['digits', 20], ['sip', 15]] as const;
+const OUTBOUND_PARTIES = [
+  ['us', 55],
+  ['intl', 10],
+  ['digits', 20],
+  ['sip', 15],
+] as const;
 const COUNTRY_CODES = ['44', '49', '33', '34', '39', '55', '61', '81', '91'] as const;
 
 /**
@@ -78,7 +99,11 @@ function drawParty(s: Stream, inbound: boolean): string {
 }
 
 /** How many recordings the layout puts on call `i` (0 to 3); a recorded call was answered. */
-export function recordingsOnCall(account: AccountProfile, i: number, layout = blockLayout(account, Math.floor(i / CALLS_PER_BLOCK))): number {
+export function recordingsOnCall(
+  account: AccountProfile,
+  i: number,
+  layout = blockLayout(account, Math.floor(i / CALLS_PER_BLOCK)),
+): number {
   const offset = i % CALLS_PER_BLOCK;
   let n = 0;
   for (const x of layout) if (x === offset) n++;
@@ -89,7 +114,11 @@ export function recordingsOnCall(account: AccountProfile, i: number, layout = bl
  * The start of the call's stream: the time-line draw, then the sortable fields. Building a sort
  * order reads only this much; `generateCall` goes on with the same stream for the rest.
  */
-function drawHead(account: AccountProfile, s: Stream, recorded: boolean): { u: number; endpoint: Endpoint; fields: CallSortFields } {
+function drawHead(
+  account: AccountProfile,
+  s: Stream,
+  recorded: boolean,
+): { u: number; endpoint: Endpoint; fields: CallSortFields } {
   const u = s.float();
   const direction = s.weighted(DIRECTION_WEIGHTS);
   const drawnStatus = s.weighted(STATUS_WEIGHTS);
@@ -130,7 +159,14 @@ function drawCore(world: WorldContext, account: AccountProfile, i: number, s: St
   return finishCore(fields, endpoint, sid, instanceId, startFromDraw(world, account, i, u), s);
 }
 
-function finishCore(fields: CallSortFields, endpoint: Endpoint, sid: string, instanceId: string, startSec: number, s: Stream): CallCore {
+function finishCore(
+  fields: CallSortFields,
+  endpoint: Endpoint,
+  sid: string,
+  instanceId: string,
+  startSec: number,
+  s: Stream,
+): CallCore {
   const endMs = (startSec + fields.duration) * 1000 + s.int(0, 999);
   return {
     from: fields.from,
@@ -151,7 +187,13 @@ function finishCore(fields: CallSortFields, endpoint: Endpoint, sid: string, ins
  * A call drawn like a seeded one from stream `s`, starting at `startSec`, with a random sid:
  * the defaults of an admin-inserted call (see inserted.ts).
  */
-export function drawDefaults(world: WorldContext, account: AccountProfile, s: Stream, startSec: number, recorded: boolean): CallCore {
+export function drawDefaults(
+  world: WorldContext,
+  account: AccountProfile,
+  s: Stream,
+  startSec: number,
+  recorded: boolean,
+): CallCore {
   const { endpoint, fields } = drawHead(account, s, recorded);
   const instanceId = s.pick(world.instanceIds);
   return finishCore(fields, endpoint, `${instanceId}-CA${s.hex(32)}`, instanceId, startSec, s);
@@ -166,10 +208,15 @@ export function generateCallCore(world: WorldContext, account: AccountProfile, i
  * The index of the seeded call with this sid, or undefined: the sid's hex digits decode to an
  * index, and the call at that index must carry exactly this sid.
  */
-export function seededCallIndex(world: WorldContext, account: AccountProfile, sid: string, count: number): number | undefined {
+export function seededCallIndex(
+  world: WorldContext,
+  account: AccountProfile,
+  sid: string,
+  count: number,
+): number | undefined {
   const m = /^(ID[0-9a-f]{32})-CA([0-9a-f]{32})$/.exec(sid);
   if (m === null) return undefined;
-  const i = account.sids.call.decode(m[2] as string);
+  const i = account.sids.call.decode(m[2] ?? '');
   if (i === undefined || i >= count) return undefined;
   return generateCallCore(world, account, i).sid === sid ? i : undefined;
 }

@@ -1,6 +1,6 @@
 import { personName } from '../random/faker';
 import type { AccountProfile, WorldContext } from './account';
-import { drawDefaults, type CallRecord } from './call';
+import { type CallRecord, drawDefaults } from './call';
 import { OFFSETS_MIN } from './recording';
 
 /**
@@ -18,7 +18,10 @@ export function insertedCallDefaults(world: WorldContext, account: AccountProfil
 }
 
 /** Defaults for the k-th inserted recording: its sid, UTC offset and a share of the room it has. */
-export function insertedRecordingDefaults(account: AccountProfile, k: number): { sid: string; offsetMin: number; share: number } {
+export function insertedRecordingDefaults(
+  account: AccountProfile,
+  k: number,
+): { sid: string; offsetMin: number; share: number } {
   const s = account.streams.insertedRecording.at(k);
   return { sid: `RE${s.hex(32)}`, offsetMin: s.pick(OFFSETS_MIN), share: 0.3 + 0.7 * s.float() };
 }

@@ -1,7 +1,7 @@
 import type { AccountProfile, WorldContext } from './account';
 import { generateCallCore } from './call';
-import { callStartSec } from './timeline';
 import { placeRecording } from './recording-layout';
+import { callStartSec } from './timeline';
 
 /** A recording as the store knows it; `format/recording.ts` turns it into the wire shape. */
 export interface RecordingRecord {

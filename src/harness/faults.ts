@@ -47,7 +47,12 @@ const ACCOUNT_IN_PATH = /\/Accounts\/([^/]+)/;
 /** A path pattern: a prefix, or with `*`, a whole-path match where `*` is any run of characters. */
 function matcherOf(path: string | undefined): RegExp | null {
   if (path === undefined || !path.includes('*')) return null;
-  return new RegExp(`^${path.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${path
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 function drawDelay(spec: FaultSpec, s: Stream): number {
@@ -73,7 +78,15 @@ export class Faults {
 
   add(spec: FaultSpec): Record<string, unknown> {
     const id = `fault-${++this.counter}`;
-    const fault: Fault = { id, spec, matcher: matcherOf(spec.path), matched: 0, applied: 0, draws: new StreamFamily([this.seed(), 'faults', id]), window: null };
+    const fault: Fault = {
+      id,
+      spec,
+      matcher: matcherOf(spec.path),
+      matched: 0,
+      applied: 0,
+      draws: new StreamFamily([this.seed(), 'faults', id]),
+      window: null,
+    };
     this.list.push(fault);
     return this.view(fault);
   }
@@ -109,7 +122,8 @@ export class Faults {
       const { spec } = f;
       if (spec.method !== undefined && spec.method !== method) continue;
       if (spec.account !== undefined && spec.account !== account) continue;
-      if (spec.path !== undefined && !(f.matcher === null ? path.startsWith(spec.path) : f.matcher.test(path))) continue;
+      if (spec.path !== undefined && !(f.matcher === null ? path.startsWith(spec.path) : f.matcher.test(path)))
+        continue;
       if (spec.times !== undefined && f.applied >= spec.times) continue;
       const s = f.draws.at(f.matched++);
       if (spec.probability !== undefined && s.float() >= spec.probability) continue;
@@ -124,14 +138,22 @@ export class Faults {
           id: f.id,
           effect: 'rate_limit',
           delayMs: 0,
-          respond: { status: 429, body: { message: messages.rateLimited(limit, window_s) }, headers: { 'Retry-After': String(retry) } },
+          respond: {
+            status: 429,
+            body: { message: messages.rateLimited(limit, window_s) },
+            headers: { 'Retry-After': String(retry) },
+          },
         };
       }
       f.applied++;
       const action: FaultAction = { id: f.id, effect: 'delay', delayMs: drawDelay(spec, s) };
       if (spec.status !== undefined) {
         action.effect = 'status';
-        action.respond = { status: spec.status, body: spec.body ?? { message: messages.injected(spec.status) }, headers: {} };
+        action.respond = {
+          status: spec.status,
+          body: spec.body ?? { message: messages.injected(spec.status) },
+          headers: {},
+        };
       }
       if (spec.fault !== undefined) {
         action.effect = spec.fault;

@@ -13,7 +13,8 @@ const CLIENT_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 406];
 function asApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof ValidationError) return new ApiError(400, err.message);
-  const status = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+  const status =
+    (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const known = CLIENT_STATUSES.find((s) => s === status) ?? 400;
     return new ApiError(known, (err as Error).message || 'Bad request');
@@ -49,7 +50,10 @@ export function errorHandler(onInternal: (err: unknown) => void): ErrorRequestHa
 export const notFound: RequestHandler = (req) => {
   if (PRINTED_PATH.test(req.path)) {
     const wanted = requestablePath(req.path);
-    const lacks = wanted.endsWith('.json') && !req.path.endsWith('.json') ? 'the /call prefix and the .json suffix' : 'the /call prefix';
+    const lacks =
+      wanted.endsWith('.json') && !req.path.endsWith('.json')
+        ? 'the /call prefix and the .json suffix'
+        : 'the /call prefix';
     throw new ApiError(404, messages.notFoundPrinted(req.method, req.path, lacks, wanted));
   }
   throw new ApiError(404, messages.notFound(req.method, req.path));

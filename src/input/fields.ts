@@ -83,14 +83,16 @@ export class Reader {
   oneOf<T extends string>(field: string, values: readonly T[]): T | undefined {
     const v = this.body[field];
     if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) this.fail(field, problems.oneOf(values, v));
+    if (typeof v !== 'string' || !(values as readonly string[]).includes(v))
+      this.fail(field, problems.oneOf(values, v));
     return v as T;
   }
 
   integer(field: string, min: number, max: number): number | undefined {
     const v = this.body[field];
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) this.fail(field, problems.intRange(min, max, v));
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      this.fail(field, problems.intRange(min, max, v));
     return v;
   }
 

@@ -58,32 +58,85 @@ export function callFilter(values: ReadonlyMap<string, string>): RecordFilter<Fi
   if (values.size === 0) return null;
   const tests: ((c: FilterableCall) => boolean)[] = [];
   const to = values.get('To');
-  if (to !== undefined) tests.push(((re) => (c) => re.test(c.to))(likePattern(`%${to}`)));
+  if (to !== undefined)
+    tests.push(
+      (
+        (re) => (c) =>
+          re.test(c.to)
+      )(likePattern(`%${to}`)),
+    );
   const from = values.get('From');
-  if (from !== undefined) tests.push(((re) => (c) => re.test(c.from))(likePattern(`%${from}`)));
+  if (from !== undefined)
+    tests.push(
+      (
+        (re) => (c) =>
+          re.test(c.from)
+      )(likePattern(`%${from}`)),
+    );
   const status = values.get('Status');
-  if (status !== undefined) tests.push(((re) => (c) => re.test(c.status))(likePattern(status)));
+  if (status !== undefined)
+    tests.push(
+      (
+        (re) => (c) =>
+          re.test(c.status)
+      )(likePattern(status)),
+    );
   if (values.has('ParentCallSid') || values.has('ConferenceSid')) tests.push(() => false);
   const start = values.get('StartTime');
-  if (start !== undefined) tests.push(((day) => (c) => c.startSec * 1000 >= day)(parseDay('StartTime', start)));
+  if (start !== undefined)
+    tests.push(
+      (
+        (day) => (c) =>
+          c.startSec * 1000 >= day
+      )(parseDay('StartTime', start)),
+    );
   const end = values.get('EndTime');
-  if (end !== undefined) tests.push(((limit) => (c) => c.endMs <= limit)(parseDay('EndTime', end) + DAY_MS));
+  if (end !== undefined)
+    tests.push(
+      (
+        (limit) => (c) =>
+          c.endMs <= limit
+      )(parseDay('EndTime', end) + DAY_MS),
+    );
   return { key: keyOf(values), test: (c) => tests.every((t) => t(c)) };
 }
 
 /** Production's recording filters: CallSid as `LIKE`; StartTime and EndTime on `date_created`. */
-export function recordingFilter(values: ReadonlyMap<string, string>): RecordFilter<{ callSid: string; createdSec: number }> | null {
+export function recordingFilter(
+  values: ReadonlyMap<string, string>,
+): RecordFilter<{ callSid: string; createdSec: number }> | null {
   if (values.size === 0) return null;
   const tests: ((r: { callSid: string; createdSec: number }) => boolean)[] = [];
   const callSid = values.get('CallSid');
-  if (callSid !== undefined) tests.push(((re) => (r) => re.test(r.callSid))(likePattern(callSid)));
+  if (callSid !== undefined)
+    tests.push(
+      (
+        (re) => (r) =>
+          re.test(r.callSid)
+      )(likePattern(callSid)),
+    );
   const start = values.get('StartTime');
-  if (start !== undefined) tests.push(((day) => (r) => r.createdSec * 1000 >= day)(parseDay('StartTime', start)));
+  if (start !== undefined)
+    tests.push(
+      (
+        (day) => (r) =>
+          r.createdSec * 1000 >= day
+      )(parseDay('StartTime', start)),
+    );
   const end = values.get('EndTime');
-  if (end !== undefined) tests.push(((limit) => (r) => r.createdSec * 1000 <= limit)(parseDay('EndTime', end) + DAY_MS));
+  if (end !== undefined)
+    tests.push(
+      (
+        (limit) => (r) =>
+          r.createdSec * 1000 <= limit
+      )(parseDay('EndTime', end) + DAY_MS),
+    );
   return { key: keyOf(values), test: (r) => tests.every((t) => t(r)) };
 }
 
 function keyOf(values: ReadonlyMap<string, string>): string {
-  return [...values].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
+  return [...values]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
 }

@@ -33,7 +33,10 @@ const PAGING = ['Page', 'PageSize', 'SortBy', 'AfterSid'] as const;
  * ignores or reads differently collected as warnings.
  * @example firstValues('Page=1&Page=2&pagesize=5') // { values: Map { 'Page' => '1' }, warnings: [2 items] }
  */
-export function firstValues(rawQuery: string, known: readonly string[] = PAGING): { values: Map<string, string>; warnings: string[] } {
+export function firstValues(
+  rawQuery: string,
+  known: readonly string[] = PAGING,
+): { values: Map<string, string>; warnings: string[] } {
   const values = new Map<string, string>();
   const warnings: string[] = [];
   const seen = new Set<string>();

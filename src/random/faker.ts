@@ -1,4 +1,4 @@
-import { Faker, base, en, type Randomizer } from '@faker-js/faker';
+import { base, en, Faker, type Randomizer } from '@faker-js/faker';
 import type { Stream } from './stream';
 
 /**
@@ -49,10 +49,13 @@ export function personName(stream: Stream): string {
   return withFaker(stream, (f) => {
     const lastNames = f.definitions.person.last_name.generic ?? [];
     const last = f.helpers.arrayElement(lastNames);
-    const surname = f.helpers.weightedArrayElement([
-      { value: 1, weight: 95 },
-      { value: 2, weight: 5 },
-    ]) === 1 ? last : `${last}-${f.helpers.arrayElement(lastNames)}`;
+    const surname =
+      f.helpers.weightedArrayElement([
+        { value: 1, weight: 95 },
+        { value: 2, weight: 5 },
+      ]) === 1
+        ? last
+        : `${last}-${f.helpers.arrayElement(lastNames)}`;
     return `${f.person.firstName()} ${surname}`;
   });
 }
@@ -62,6 +65,8 @@ export function personName(stream: Stream): string {
  * @example sipUser(stream) // 'leopold' or 'mara42'
  */
 export function sipUser(stream: Stream): string {
-  const name = withFaker(stream, (f) => f.person.firstName()).toLowerCase().replace(/[^a-z]/g, '');
+  const name = withFaker(stream, (f) => f.person.firstName())
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
   return stream.chance(0.3) ? `${name}${stream.int(10, 99)}` : name;
 }

@@ -2,6 +2,9 @@ import { hash64, hex8, mix32 } from './stream';
 
 const ROUNDS = 3;
 
+/** The four 32-bit words a sid's hex digits are made of. */
+type Words = [number, number, number, number];
+
 /**
  * The 32 hex digits of a seeded record's sid, computed from its index and back. They look random,
  * but a keyed, invertible mixing of (index, check words) lets a sid be turned back into its
@@ -22,29 +25,36 @@ export class SidCodec {
     this.check = [c, d];
   }
 
-  private words(index: number): number[] {
-    return [index >>> 0, mix32(index ^ this.check[0]), mix32(index + this.check[1]), mix32(mix32(index) ^ this.check[0] ^ this.check[1])];
+  private words(index: number): Words {
+    return [
+      index >>> 0,
+      mix32(index ^ this.check[0]),
+      mix32(index + this.check[1]),
+      mix32(mix32(index) ^ this.check[0] ^ this.check[1]),
+    ];
   }
 
-  private step(w: number[], r: number, s: number): void {
-    const a = s % 4;
-    const b = (s + 1) % 4;
-    w[b] = ((w[b] as number) ^ mix32((w[a] as number) + (this.keys[(r * 4 + s) % this.keys.length] as number))) >>> 0;
+  private step(w: Words, r: number, s: number): void {
+    const a = (s % 4) as 0 | 1 | 2 | 3;
+    const b = ((s + 1) % 4) as 0 | 1 | 2 | 3;
+    w[b] = (w[b] ^ mix32(w[a] + this.keys[(r * 4 + s) % this.keys.length]!)) >>> 0;
   }
 
   /** The hex digits for record `index`. */
   encode(index: number): string {
     const w = this.words(index);
     for (let r = 0; r < ROUNDS; r++) for (let s = 0; s < 4; s++) this.step(w, r, s);
-    return hex8(w[0] as number) + hex8(w[1] as number) + hex8(w[2] as number) + hex8(w[3] as number);
+    // Concatenation, not map/join: every seeded record rendered encodes a sid.
+    return hex8(w[0]) + hex8(w[1]) + hex8(w[2]) + hex8(w[3]);
   }
 
   /** The index a sid's hex digits stand for, or undefined when they are not this codec's. */
   decode(hex: string): number | undefined {
     if (!/^[0-9a-f]{32}$/.test(hex)) return undefined;
-    const w = [0, 8, 16, 24].map((i) => parseInt(hex.slice(i, i + 8), 16));
+    const word = (i: number) => parseInt(hex.slice(i * 8, i * 8 + 8), 16);
+    const w: Words = [word(0), word(1), word(2), word(3)];
     for (let r = ROUNDS - 1; r >= 0; r--) for (let s = 3; s >= 0; s--) this.step(w, r, s);
-    const index = w[0] as number;
+    const index = w[0];
     const expected = this.words(index);
     return expected.every((x, i) => x === w[i]) ? index : undefined;
   }

@@ -136,6 +136,8 @@ export class StreamFamily {
     const a = mix32(this.h1 ^ Math.imul(index, 0x9e3779b1));
     const b = mix32((this.h2 + a) >>> 0);
     const c = mix32(a ^ b ^ 0x5bd1e995);
-    return new Stream(seedrandom.alea('', { state: { c: 1, s0: a / TWO_POW_32, s1: b / TWO_POW_32, s2: c / TWO_POW_32 } }));
+    return new Stream(
+      seedrandom.alea('', { state: { c: 1, s0: a / TWO_POW_32, s1: b / TWO_POW_32, s2: c / TWO_POW_32 } }),
+    );
   }
 }

@@ -3,8 +3,8 @@ import { ApiError, messages } from '../errors';
 import { routes } from '../format/uris';
 import { parseRange, WAV_HEADER_BYTES, wavBytes, wavHeader } from '../format/wav';
 import { recordingAudio, SAMPLE_RATE } from '../generators/audio';
-import type { World } from '../store/world';
 import { methodNotAllowed } from '../http/error-handler';
+import type { World } from '../store/world';
 import { drainOrClose } from './send-page';
 
 /** Bytes rendered per write: memory stays flat however long the recording. */

@@ -10,7 +10,7 @@ import type { SortAttributes } from '../query/sort';
 import type { Order } from '../store/order';
 import type { RecordFilter, TableView } from '../store/table';
 import type { Account } from '../store/world';
-import { sendBuilt, STREAM_THRESHOLD, streamPage } from './send-page';
+import { STREAM_THRESHOLD, sendBuilt, streamPage } from './send-page';
 
 /** What the list routes need from the app's settings. */
 export interface ListSettings {
@@ -94,7 +94,8 @@ export function listHandler<C extends string, R extends { sid: string }>(
     const account = authedAccount(res);
     const { window, order, table, head, tail, warnings } = listPage(resource, settings, account, exchange.query);
     // --strict: whatever production would ignore or read differently is refused instead.
-    if (settings.strict && warnings.length > 0) throw new ApiError(400, warnings[0] as string);
+    const [first] = warnings;
+    if (settings.strict && first !== undefined) throw new ApiError(400, first);
     for (const w of warnings) res.append('X-Emulator-Warning', w);
     exchange.warnings = warnings;
     const sid = account.profile.sid;

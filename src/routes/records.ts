@@ -41,7 +41,9 @@ export function mountRecords(app: Express, auth: RequestHandler[], settings: Lis
     requireJson(req);
     const account = authedAccount(res);
     const ids = account.recordingsOfCall(callOf(req, account));
-    const recs = ids.map((id) => account.recordings.get(id)).sort((a, b) => a.createdSec - b.createdSec || (a.sid < b.sid ? -1 : 1));
+    const recs = ids
+      .map((id) => account.recordings.get(id))
+      .sort((a, b) => a.createdSec - b.createdSec || (a.sid < b.sid ? -1 : 1));
     sendJson(res, `[${recs.map((r) => recordingJson(r, account.profile.sid, settings.publicUrl)).join(',')}]`);
   });
   app.all(routes.callRecordings, methodNotAllowed(ALLOW));
@@ -53,7 +55,12 @@ export function mountRecords(app: Express, auth: RequestHandler[], settings: Lis
     const query = parseListQuery(exchangeOf(req).query, { sort: {}, maxPageSize: settings.maxPageSize ?? undefined });
     const window = pageWindow(settings.paging, 0, query.page, query.pageSize);
     if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
-    const { head, tail } = envelope('notifications', window, callNotificationsListUri(account.profile.sid, call.sid), undefined);
+    const { head, tail } = envelope(
+      'notifications',
+      window,
+      callNotificationsListUri(account.profile.sid, call.sid),
+      undefined,
+    );
     sendJson(res, head + tail);
   });
   app.all(routes.callNotifications, methodNotAllowed(ALLOW));

@@ -32,9 +32,9 @@ export function sendBuilt(
   keep: ((response: CachedResponse) => void) | null,
 ): void {
   const parts: Buffer[] = [Buffer.from(head)];
-  for (let k = 0; k < items.length; k++) {
-    if (k > 0) parts.push(COMMA);
-    parts.push(items[k] as Buffer);
+  for (const item of items) {
+    if (parts.length > 1) parts.push(COMMA);
+    parts.push(item);
   }
   parts.push(Buffer.from(tail));
   const body = Buffer.concat(parts);
@@ -63,7 +63,13 @@ export function drainOrClose(res: ServerResponse): Promise<void> {
  * 99999999): items are rendered and written in chunks, waiting for `drain` whenever the socket is
  * full, so memory stays flat and a slow reader slows the writer down. A client that leaves stops it.
  */
-export async function streamPage(res: Response, head: string, tail: string, count: number, renderItem: (k: number) => string): Promise<void> {
+export async function streamPage(
+  res: Response,
+  head: string,
+  tail: string,
+  count: number,
+  renderItem: (k: number) => string,
+): Promise<void> {
   res.status(200);
   res.setHeader('Content-Type', 'application/json');
   if (res.req.method === 'HEAD') {

@@ -54,7 +54,8 @@ export class AccountStore implements Account {
       });
     }
     for (const rec of this.recordings.insertedRecords()) {
-      if (rec.callSid === sid) ids.push(this.recordings.find(rec.sid) as number);
+      const id = rec.callSid === sid ? this.recordings.find(rec.sid) : undefined;
+      if (id !== undefined) ids.push(id);
     }
     return ids;
   }

@@ -30,7 +30,8 @@ export function validateFixtures(data: unknown, source: string): AccountSpec[] {
       const value = spec[key];
       if (value === undefined) continue;
       const dup = seen[key].get(value);
-      if (dup !== undefined) throw new ValidationError(`${source}: accounts[${i}].${key}`, problems.sameAs(key, `accounts[${dup}]`));
+      if (dup !== undefined)
+        throw new ValidationError(`${source}: accounts[${i}].${key}`, problems.sameAs(key, `accounts[${dup}]`));
       seen[key].set(value, i);
     }
     return spec;
@@ -42,10 +43,12 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
   const r: Reader = new Reader(asObject(raw, at), at);
   checkKeys(r.body, at, ACCOUNT_FIELDS);
   const name = r.body['friendly_name'];
-  if (typeof name !== 'string' || name.trim() === '' || name.length > 200) r.fail('friendly_name', problems.friendlyName);
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 200)
+    r.fail('friendly_name', problems.friendlyName);
   const count = (field: 'calls' | 'recordings', max: number, why: string): number => {
     const v = r.body[field] ?? 0;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) r.fail(field, problems.countRange(max, why, v));
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+      r.fail(field, problems.countRange(max, why, v));
     return v;
   };
   const calls = count('calls', MAX_CALLS, '');
@@ -80,4 +83,3 @@ export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
 export function parseFixtures(text: string, source: string): AccountSpec[] {
   return validateFixtures(parseJson(text, source), source);
 }
-

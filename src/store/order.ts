@@ -68,8 +68,7 @@ export function rankNumbers(values: ArrayLike<number>): Column {
 }
 
 function rank<T>(values: readonly T[], distinct: readonly T[]): Column {
-  const rankOf = new Map<T, number>();
-  distinct.forEach((v, r) => rankOf.set(v, r));
+  const rankOf = new Map<T, number>(distinct.map((v, r) => [v, r]));
   const keys = new Uint32Array(values.length);
   for (let i = 0; i < values.length; i++) keys[i] = rankOf.get(values[i] as T) as number;
   return { keys, maxKey: Math.max(0, distinct.length - 1) };

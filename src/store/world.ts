@@ -41,7 +41,10 @@ function build(spec: WorldSpec): { context: WorldContext; accounts: AccountStore
     accounts.forEach((a, i) => {
       const earlier = seen.get(a.profile[key]);
       if (earlier !== undefined) {
-        throw new ValidationError(`accounts[${i}].${key}`, problems.sameUnderSeed(key, `accounts[${earlier}]`, spec.seed));
+        throw new ValidationError(
+          `accounts[${i}].${key}`,
+          problems.sameUnderSeed(key, `accounts[${earlier}]`, spec.seed),
+        );
       }
       seen.set(a.profile[key], i);
     });
@@ -158,7 +161,8 @@ export class World {
     const ordinal = freeOrdinal(this.spec.seed, spec.friendlyName, (sid) => this.bySid.has(sid));
     const account = new AccountStore(this.context, makeAccountProfile(this.spec.seed, spec, ordinal), spec);
     if (this.bySid.has(account.profile.sid)) throw new ValidationError('sid', problems.taken(account.profile.sid));
-    if (this.byToken.has(account.profile.token)) throw new ValidationError('token', problems.taken(account.profile.token));
+    if (this.byToken.has(account.profile.token))
+      throw new ValidationError('token', problems.taken(account.profile.token));
     this.setList([...this.list, account]);
     return account;
   }
@@ -225,7 +229,8 @@ export class World {
   /** The writable account behind a view; an account that is not (or no longer) in this world is a bug. */
   private store(account: Account): AccountStore {
     const store = this.bySid.get(account.profile.sid);
-    if (store === undefined || store !== account) throw new Error(`account ${account.profile.sid} is not in this world`);
+    if (store === undefined || store !== account)
+      throw new Error(`account ${account.profile.sid} is not in this world`);
     return store;
   }
 

@@ -4,12 +4,24 @@ import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../su
 async function writeSome(app: ReturnType<typeof makeEmulator>['app'], world: ReturnType<typeof makeEmulator>['world']) {
   const a = byCalls(world, 448);
   const b = byCalls(world, 50);
-  await request(app).post(`/__admin/accounts/${a.sid}/calls`).send([{ from: 'alice' }, { status: 'no-answer' }]).expect(201);
-  await request(app).delete(`/__admin/accounts/${a.sid}/calls/${a.store.calls.get(0).sid}`).expect(200);
+  await request(app)
+    .post(`/__admin/accounts/${a.sid}/calls`)
+    .send([{ from: 'alice' }, { status: 'no-answer' }])
+    .expect(201);
+  await request(app)
+    .delete(`/__admin/accounts/${a.sid}/calls/${a.store.calls.get(0).sid}`)
+    .expect(200);
   await request(app).post(`/__admin/accounts/${b.sid}/recordings`).send({}).expect(201);
-  await request(app).delete(`/__admin/accounts/${b.sid}/recordings/${b.store.recordings.get(5).sid}`).expect(200);
-  await request(app).post('/__admin/accounts').send({ friendly_name: 'Made later', calls: 9, recordings: 2 }).expect(201);
-  await request(app).delete(`/__admin/accounts/${byCalls(world, 0).sid}`).expect(200);
+  await request(app)
+    .delete(`/__admin/accounts/${b.sid}/recordings/${b.store.recordings.get(5).sid}`)
+    .expect(200);
+  await request(app)
+    .post('/__admin/accounts')
+    .send({ friendly_name: 'Made later', calls: 9, recordings: 2 })
+    .expect(201);
+  await request(app)
+    .delete(`/__admin/accounts/${byCalls(world, 0).sid}`)
+    .expect(200);
   return { a, b };
 }
 
@@ -29,7 +41,11 @@ describe('state export and import', () => {
     expect(hash2.body.hash).toBe(hash1.body.hash);
     expect(put.body.hash).toBe(hash1.body.hash);
     for (const acct of [a, b]) {
-      for (const path of [callsPath(acct.sid), `${callsPath(acct.sid)}?SortBy=From:desc&PageSize=100`, recordingsPath(acct.sid)]) {
+      for (const path of [
+        callsPath(acct.sid),
+        `${callsPath(acct.sid)}?SortBy=From:desc&PageSize=100`,
+        recordingsPath(acct.sid),
+      ]) {
         expect((await authGet(two.app, path, acct.token)).text).toBe((await authGet(one.app, path, acct.token)).text);
       }
     }
@@ -56,10 +72,31 @@ describe('state export and import', () => {
 
   test.each([
     [{ format: 2 }, 'state.format'],
-    [{ format: 1, seed: '', clock: '2025-06-01T12:00:00.000Z', fixtures: { accounts: [] }, accounts: [] }, 'state.seed'],
+    [
+      { format: 1, seed: '', clock: '2025-06-01T12:00:00.000Z', fixtures: { accounts: [] }, accounts: [] },
+      'state.seed',
+    ],
     [{ format: 1, seed: 's', clock: 'later', fixtures: { accounts: [] }, accounts: [] }, 'state.clock'],
-    [{ format: 1, seed: 's', clock: '2025-06-01T12:00:00.000Z', fixtures: { accounts: [] }, accounts: [{ friendly_name: 'X', sid: `AC${'1'.repeat(32)}`, token: 't', inserted_calls: [{ duration: -4 }] }] }, 'state.accounts[0].inserted_calls[0].duration'],
-    [{ format: 1, seed: 's', clock: '2025-06-01T12:00:00.000Z', fixtures: { accounts: [] }, accounts: [{ friendly_name: 'X', sid: `AC${'1'.repeat(32)}`, token: 't', deleted_calls: ['nope'] }] }, 'state.accounts[0].deleted_calls[0]'],
+    [
+      {
+        format: 1,
+        seed: 's',
+        clock: '2025-06-01T12:00:00.000Z',
+        fixtures: { accounts: [] },
+        accounts: [{ friendly_name: 'X', sid: `AC${'1'.repeat(32)}`, token: 't', inserted_calls: [{ duration: -4 }] }],
+      },
+      'state.accounts[0].inserted_calls[0].duration',
+    ],
+    [
+      {
+        format: 1,
+        seed: 's',
+        clock: '2025-06-01T12:00:00.000Z',
+        fixtures: { accounts: [] },
+        accounts: [{ friendly_name: 'X', sid: `AC${'1'.repeat(32)}`, token: 't', deleted_calls: ['nope'] }],
+      },
+      'state.accounts[0].deleted_calls[0]',
+    ],
   ])('a bad state %j → 400 naming %s, nothing changed', async (state, field) => {
     const em = makeEmulator();
     const before = (await request(em.app).get('/__admin/state')).text;

@@ -8,7 +8,9 @@ const HEX = (c: string) => c.repeat(32);
 describe('accounts', () => {
   test('create, list, use, delete', async () => {
     const { app } = makeEmulator();
-    const created = await request(app).post('/__admin/accounts').send({ friendly_name: 'New', calls: 12, recordings: 3 });
+    const created = await request(app)
+      .post('/__admin/accounts')
+      .send({ friendly_name: 'New', calls: 12, recordings: 3 });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body)).toEqual(['sid', 'token', 'friendly_name', 'calls', 'recordings']);
     expect(created.body).toMatchObject({ friendly_name: 'New', calls: 12, recordings: 3 });
@@ -16,7 +18,9 @@ describe('accounts', () => {
     expect(list.body.total).toBe(12);
     const all = await request(app).get('/__admin/accounts');
     expect(all.body.accounts.map((a: Item) => a.sid)).toContain(created.body.sid);
-    expect((await request(app).delete(`/__admin/accounts/${created.body.sid}`)).body).toEqual({ deleted: created.body.sid });
+    expect((await request(app).delete(`/__admin/accounts/${created.body.sid}`)).body).toEqual({
+      deleted: created.body.sid,
+    });
     expect((await authGet(app, callsPath(created.body.sid), created.body.token)).status).toBe(401);
     expect((await request(app).delete(`/__admin/accounts/${created.body.sid}`)).status).toBe(404);
   });
@@ -41,7 +45,9 @@ describe('accounts', () => {
   ])('bad body %j → 400 naming %s, nothing created', async (payload, field) => {
     const { app, world } = makeEmulator();
     const before = world.accounts().length;
-    const res = await request(app).post('/__admin/accounts').send(payload as object);
+    const res = await request(app)
+      .post('/__admin/accounts')
+      .send(payload as object);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(field);
     expect(world.accounts().length).toBe(before);
@@ -49,7 +55,10 @@ describe('accounts', () => {
 
   test('malformed JSON and a missing body → 400', async () => {
     const { app } = makeEmulator();
-    const bad = await request(app).post('/__admin/accounts').set('Content-Type', 'application/json').send('{"friendly_name":');
+    const bad = await request(app)
+      .post('/__admin/accounts')
+      .set('Content-Type', 'application/json')
+      .send('{"friendly_name":');
     expect(bad.status).toBe(400);
     expect(typeof bad.body.message).toBe('string');
     const none = await request(app).post('/__admin/accounts');
@@ -62,17 +71,30 @@ describe('inserting and deleting calls', () => {
   test('an inserted call shows at once, in the right place of every order', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 50);
-    const res = await request(app)
-      .post(`/__admin/accounts/${a.sid}/calls`)
-      .send({ from: '+15550000001', to: 'zed', duration: 7, status: 'completed', date_created: 'Sat, 17 May 2025 10:00:00 +0000' });
+    const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).send({
+      from: '+15550000001',
+      to: 'zed',
+      duration: 7,
+      status: 'completed',
+      date_created: 'Sat, 17 May 2025 10:00:00 +0000',
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ from: '+15550000001', to: 'zed', duration: 7, status: 'completed', account_sid: a.sid });
+    expect(res.body).toMatchObject({
+      from: '+15550000001',
+      to: 'zed',
+      duration: 7,
+      status: 'completed',
+      account_sid: a.sid,
+    });
     expect(res.body.end_time).toMatch(/^2025-05-17T10:00:07\.\d{3}Z$/);
     expect(res.body.uri).toBe(`/2012-04-24/Accounts/${a.sid}/Calls/${res.body.sid}.json`);
     const def = await allItems(app, callsPath(a.sid), a.token, 'calls');
     expect(def).toHaveLength(51);
     expect(def.find((c) => c.sid === res.body.sid)).toEqual(res.body);
-    for (let i = 1; i < def.length; i++) expect(Date.parse(def[i - 1]!.date_created as string)).toBeGreaterThan(Date.parse(def[i]!.date_created as string));
+    for (let i = 1; i < def.length; i++)
+      expect(Date.parse(def[i - 1]!.date_created as string)).toBeGreaterThan(
+        Date.parse(def[i]!.date_created as string),
+      );
     const byTo = await allItems(app, callsPath(a.sid), a.token, 'calls', '&SortBy=To:desc', 7);
     expect(byTo[0]!.sid).toBe(res.body.sid);
     const byDuration = await allItems(app, callsPath(a.sid), a.token, 'calls', '&SortBy=Duration:asc');
@@ -83,7 +105,9 @@ describe('inserting and deleting calls', () => {
   test('a call without a date heads the default order; an array inserts a batch', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 448);
-    const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).send([{}, { status: 'busy' }]);
+    const res = await request(app)
+      .post(`/__admin/accounts/${a.sid}/calls`)
+      .send([{}, { status: 'busy' }]);
     expect(res.status).toBe(201);
     expect(res.body).toHaveLength(2);
     expect(res.body[1]).toMatchObject({ status: 'busy', duration: 0 });
@@ -98,7 +122,10 @@ describe('inserting and deleting calls', () => {
     [{ sid: 'CA123' }, 'body.sid'],
     [{ date_created: 'yesterday' }, 'body.date_created'],
     [{ date_created: 'Sat, 17 May 2025 10:00:00 +0900' }, 'calls are written in +0000'],
-    [{ start_time: '2025-05-17T10:00:00.000Z', end_time: '2025-05-17T10:00:05.000Z', duration: 9 }, 'body.duration: must be the whole seconds'],
+    [
+      { start_time: '2025-05-17T10:00:00.000Z', end_time: '2025-05-17T10:00:05.000Z', duration: 9 },
+      'body.duration: must be the whole seconds',
+    ],
     [{ status: 'failed', duration: 4 }, 'body.duration: must be 0'],
     [{ uri: '/x' }, 'body.uri: derived by the emulator'],
     [{ api_version: '2010-04-01' }, 'body.api_version'],
@@ -118,7 +145,9 @@ describe('inserting and deleting calls', () => {
   test('a bad record in a batch rejects the whole batch', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 50);
-    const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).send([{}, {}, { duration: 'long' }]);
+    const res = await request(app)
+      .post(`/__admin/accounts/${a.sid}/calls`)
+      .send([{}, {}, { duration: 'long' }]);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('body[2].duration');
     expect(a.store.calls.count).toBe(50);
@@ -156,10 +185,14 @@ describe('inserting and deleting recordings', () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 448);
     const call = a.store.calls.get(10);
-    const res = await request(app).post(`/__admin/accounts/${a.sid}/recordings`).send({ call_sid: call.sid, duration: '2.5' });
+    const res = await request(app)
+      .post(`/__admin/accounts/${a.sid}/recordings`)
+      .send({ call_sid: call.sid, duration: '2.5' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ call_sid: call.sid, duration: '2.5', account_sid: a.sid });
-    expect(res.body.file_uri).toBe(`http://127.0.0.1:8080/call/2012-04-24/Accounts/${a.sid}/Recordings/${res.body.sid}.wav`);
+    expect(res.body.file_uri).toBe(
+      `http://127.0.0.1:8080/call/2012-04-24/Accounts/${a.sid}/Recordings/${res.body.sid}.wav`,
+    );
     const list = await allItems(app, recordingsPath(a.sid), a.token, 'recordings', '&SortBy=CallSid:asc');
     expect(list).toHaveLength(161);
     const del = await request(app).delete(`/__admin/accounts/${a.sid}/recordings/${res.body.sid}`);
@@ -223,14 +256,22 @@ describe('seed', () => {
   test('a new seed rebuilds; reset then returns to it; bad input changes nothing', async () => {
     const { app, world } = makeEmulator();
     const old = world.accounts()[0]!.profile.sid;
-    const res = await request(app).post('/__admin/seed').send({ seed: 'other', fixtures: { accounts: [{ friendly_name: 'Solo', calls: 3 }] } });
+    const res = await request(app)
+      .post('/__admin/seed')
+      .send({ seed: 'other', fixtures: { accounts: [{ friendly_name: 'Solo', calls: 3 }] } });
     expect(res.status).toBe(200);
     expect(res.body.accounts).toHaveLength(1);
     expect(res.body.accounts[0].sid).not.toBe(old);
     await request(app).post('/__admin/reset');
     expect(world.seed).toBe('other');
     expect(world.accounts()).toHaveLength(1);
-    for (const bad of [{ seed: '' }, { seed: 5 }, { fixtures: { accounts: [{}] } }, { seed: 'x', extra: 1 }, { clock: 'soon' }]) {
+    for (const bad of [
+      { seed: '' },
+      { seed: 5 },
+      { fixtures: { accounts: [{}] } },
+      { seed: 'x', extra: 1 },
+      { clock: 'soon' },
+    ]) {
       const r = await request(app).post('/__admin/seed').send(bad);
       expect(r.status).toBe(400);
       expect(world.seed).toBe('other');

@@ -8,7 +8,12 @@ describe('admin', () => {
   test('GET /__admin/health', async () => {
     const res = await request(app).get('/__admin/health');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', version: VERSION, seed: 'callrec', accounts: defaultAccounts.length });
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      version: VERSION,
+      seed: 'callrec',
+      accounts: defaultAccounts.length,
+    });
     expect(typeof res.body.uptime_s).toBe('number');
   });
 

@@ -5,7 +5,10 @@ import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../su
 const { app, world } = makeEmulator();
 const big = byCalls(world, 448);
 const other = byCalls(world, 50);
-const lists = [['calls', callsPath], ['recordings', recordingsPath]] as const;
+const lists = [
+  ['calls', callsPath],
+  ['recordings', recordingsPath],
+] as const;
 
 describe.each(lists)('authentication on the %s list', (_name, path) => {
   test('no credentials → 401 with a Basic challenge and a message', async () => {
@@ -16,12 +19,12 @@ describe.each(lists)('authentication on the %s list', (_name, path) => {
   });
 
   test.each([
-    ['an unknown token', 'Basic ' + Buffer.from('nope:').toString('base64')],
+    ['an unknown token', `Basic ${Buffer.from('nope:').toString('base64')}`],
     // Restcomm's own scheme (account sid as user, token as password) is not this service's.
-    ['the sid as user and the token as password', 'Basic ' + Buffer.from(`${big.sid}:${big.token}`).toString('base64')],
+    ['the sid as user and the token as password', `Basic ${Buffer.from(`${big.sid}:${big.token}`).toString('base64')}`],
     ['a malformed header', 'Basic !!!'],
     ['another scheme', `Bearer ${big.token}`],
-    ['a user name without the colon', 'Basic ' + Buffer.from('abc').toString('base64')],
+    ['a user name without the colon', `Basic ${Buffer.from('abc').toString('base64')}`],
   ])('%s → 401', async (_label, header) => {
     const res = await request(app).get(path(big.sid)).set('Authorization', header);
     expect(res.status).toBe(401);

@@ -6,8 +6,17 @@ const fifty = byCalls(world, 50);
 const empty = byCalls(world, 0);
 
 const ENVELOPE_KEYS = [
-  'page', 'num_pages', 'page_size', 'total', 'start', 'end', 'uri', 'first_page_uri',
-  'previous_page_uri', 'next_page_uri', 'last_page_uri',
+  'page',
+  'num_pages',
+  'page_size',
+  'total',
+  'start',
+  'end',
+  'uri',
+  'first_page_uri',
+  'previous_page_uri',
+  'next_page_uri',
+  'last_page_uri',
 ];
 
 describe('the calls list envelope', () => {
@@ -62,8 +71,15 @@ describe('the calls list envelope', () => {
   test('an empty list: num_pages 0, start and end "0", both neighbour links "null"', async () => {
     const res = await authGet(app, callsPath(empty.sid), empty.token);
     expect(res.body).toMatchObject({
-      page: 0, num_pages: 0, page_size: 50, total: 0, start: '0', end: '0',
-      previous_page_uri: 'null', next_page_uri: 'null', calls: [],
+      page: 0,
+      num_pages: 0,
+      page_size: 50,
+      total: 0,
+      start: '0',
+      end: '0',
+      previous_page_uri: 'null',
+      next_page_uri: 'null',
+      calls: [],
     });
     expect(res.body.last_page_uri).toBe(`/2012-04-24/Accounts/${empty.sid}/Calls?Page=0&PageSize=50`);
   });
@@ -85,7 +101,11 @@ describe('the calls list envelope', () => {
 
   test('a client-sent AfterSid is ignored: the page is the same', async () => {
     const plain = await authGet(app, `${callsPath(big.sid)}?Page=1&PageSize=5`, big.token);
-    const withAfter = await authGet(app, `${callsPath(big.sid)}?Page=1&PageSize=5&AfterSid=${plain.body.calls[2].sid}`, big.token);
+    const withAfter = await authGet(
+      app,
+      `${callsPath(big.sid)}?Page=1&PageSize=5&AfterSid=${plain.body.calls[2].sid}`,
+      big.token,
+    );
     expect(withAfter.text).toBe(plain.text);
     expect(withAfter.headers['x-emulator-warning']).toContain('AfterSid is ignored');
   });

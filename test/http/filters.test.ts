@@ -22,13 +22,21 @@ describe('filtered lists', () => {
     expect(walked.map((c) => c.sid)).toEqual(busy.map((c) => c.sid));
   });
 
-  test('From as a suffix, or with the client\'s own %', async () => {
+  test("From as a suffix, or with the client's own %", async () => {
     const target = all.find((c) => /^\+1\d{10}$/.test(c.from))!.from as string;
     const suffix = target.slice(-4);
     const bySuffix = await allItems(app, callsPath(big.sid), big.token, 'calls', `&From=${encodeURIComponent(suffix)}`);
-    expect(bySuffix.map((c) => c.sid)).toEqual(all.filter((c) => (c.from as string).endsWith(suffix)).map((c) => c.sid));
+    expect(bySuffix.map((c) => c.sid)).toEqual(
+      all.filter((c) => (c.from as string).endsWith(suffix)).map((c) => c.sid),
+    );
     const middle = target.slice(2, 6);
-    const byLike = await allItems(app, callsPath(big.sid), big.token, 'calls', `&From=${encodeURIComponent(`${middle}%`)}`);
+    const byLike = await allItems(
+      app,
+      callsPath(big.sid),
+      big.token,
+      'calls',
+      `&From=${encodeURIComponent(`${middle}%`)}`,
+    );
     expect(byLike.map((c) => c.sid)).toEqual(all.filter((c) => (c.from as string).includes(middle)).map((c) => c.sid));
     expect(byLike.length).toBeGreaterThan(0);
   });
@@ -65,7 +73,9 @@ describe('filtered lists', () => {
     const day = new Date(Date.parse(recs[20]!.date_created as string)).toISOString().slice(0, 10);
     const start = Date.parse(`${day}T00:00:00Z`);
     const since = await allItems(app, recordingsPath(big.sid), big.token, 'recordings', `&StartTime=${day}`);
-    expect(since.map((r) => r.sid)).toEqual(recs.filter((r) => Date.parse(r.date_created as string) >= start).map((r) => r.sid));
+    expect(since.map((r) => r.sid)).toEqual(
+      recs.filter((r) => Date.parse(r.date_created as string) >= start).map((r) => r.sid),
+    );
   });
 
   test('the filtered order is built once and paged as slices', async () => {

@@ -7,11 +7,48 @@ const big = byCalls(world, 448);
 const empty = byCalls(world, 0);
 
 // Names the lists read, in and out of case, plus noise; values that parse, almost parse and don't.
-const name = fc.constantFrom('Page', 'PageSize', 'SortBy', 'AfterSid', 'page', 'pagesize', 'sortby', 'PAGE', 'X', '', 'To', 'From', 'Status', 'StartTime', 'EndTime', 'CallSid', 'ParentCallSid');
+const name = fc.constantFrom(
+  'Page',
+  'PageSize',
+  'SortBy',
+  'AfterSid',
+  'page',
+  'pagesize',
+  'sortby',
+  'PAGE',
+  'X',
+  '',
+  'To',
+  'From',
+  'Status',
+  'StartTime',
+  'EndTime',
+  'CallSid',
+  'ParentCallSid',
+);
 const value = fc.oneof(
   fc.integer({ min: -5, max: 20 }).map(String),
   fc.constantFrom('0', '1', '50', '99999999', '2147483647', '2147483648', '1e3', '0x1', '+3', '-0', ''),
-  fc.constantFrom('2025-05-20', '2025-02-30', '%', '_', '-', '\\', '[', '(', 'a-b', '%2188', 'DateCreated', 'From:desc', 'To:ASC', 'Price:', ':asc', 'Duration:asc:x', 'CallSid:desc', 'x:y:z'),
+  fc.constantFrom(
+    '2025-05-20',
+    '2025-02-30',
+    '%',
+    '_',
+    '-',
+    '\\',
+    '[',
+    '(',
+    'a-b',
+    '%2188',
+    'DateCreated',
+    'From:desc',
+    'To:ASC',
+    'Price:',
+    ':asc',
+    'Duration:asc:x',
+    'CallSid:desc',
+    'x:y:z',
+  ),
   fc.string({ maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 8 }),
 );
@@ -62,13 +99,22 @@ describe('nothing a client sends gets a 5xx', () => {
     const callSid = big.store.calls.get(3).sid;
     const recSid = big.store.recordings.get(2).sid;
     const base = `/call/2012-04-24/Accounts/${big.sid}`;
-    const sid = fc.oneof(fc.constantFrom(callSid, recSid, `${callSid}x`, 'RE', '%ZZ', '..'), fc.string({ maxLength: 70 }).map(encodeURIComponent));
+    const sid = fc.oneof(
+      fc.constantFrom(callSid, recSid, `${callSid}x`, 'RE', '%ZZ', '..'),
+      fc.string({ maxLength: 70 }).map(encodeURIComponent),
+    );
     const tail = fc.constantFrom('.json', '', '/Recordings.json', '/Notifications.json', '.wav', '.xml', '/');
     const kind = fc.constantFrom('Calls', 'Recordings');
-    const range = fc.oneof(fc.constant<string | undefined>(undefined), fc.string({ maxLength: 20 }).map((x) => `bytes=${x}`), fc.constantFrom('bytes=0-', 'bytes=-0', 'bytes=5-2', 'bytes=99999999-', 'items=0-5'));
+    const range = fc.oneof(
+      fc.constant<string | undefined>(undefined),
+      fc.string({ maxLength: 20 }).map((x) => `bytes=${x}`),
+      fc.constantFrom('bytes=0-', 'bytes=-0', 'bytes=5-2', 'bytes=99999999-', 'items=0-5'),
+    );
     await fc.assert(
       fc.asyncProperty(kind, sid, tail, range, query, async (k, s, t, r, q) => {
-        let req = request(app).get(`${base}/${k}/${s}${t}${q === '' ? '' : `?${q}`}`).auth(big.token, '');
+        let req = request(app)
+          .get(`${base}/${k}/${s}${t}${q === '' ? '' : `?${q}`}`)
+          .auth(big.token, '');
         if (r !== undefined) req = req.set('Range', r);
         const res = await req;
         expect(res.status).toBeLessThan(500);

@@ -18,7 +18,14 @@ const production = makeEmulator();
 const documented = makeEmulator({ paging: 'documented' });
 
 type Role = 448 | 50 | 1 | 0;
-type Case = [name: string, emulator: 'production' | 'documented', role: Role, list: 'calls' | 'recordings' | 'admin', query: string, status: number];
+type Case = [
+  name: string,
+  emulator: 'production' | 'documented',
+  role: Role,
+  list: 'calls' | 'recordings' | 'admin',
+  query: string,
+  status: number,
+];
 
 const cases: Case[] = [
   ['calls-page0', 'production', 448, 'calls', '', 200],

@@ -18,7 +18,13 @@ describe('the request journal', () => {
     const res = await request(app).get('/__admin/requests');
     const entries = res.body.requests as Item[];
     expect(entries.map((e) => e.status)).toEqual([401, 200, 200, 200]);
-    expect(entries[1]).toMatchObject({ method: 'GET', path: recordingsPath(a.sid), query: 'pagesize=2', account: a.sid, fault: null });
+    expect(entries[1]).toMatchObject({
+      method: 'GET',
+      path: recordingsPath(a.sid),
+      query: 'pagesize=2',
+      account: a.sid,
+      fault: null,
+    });
     expect(entries[1]!.warnings[0]).toContain('did you mean PageSize?');
     expect(entries[2]!.query).toBe('Page=1');
     expect(typeof entries[0]!.duration_ms).toBe('number');
@@ -50,7 +56,11 @@ describe('the request journal', () => {
     const { app, world } = makeEmulator({ journalSize: 50 });
     const a = byCalls(world, 1);
     const path = callsPath(a.sid);
-    const req = { url: path, method: 'GET', headers: { authorization: `Basic ${Buffer.from(`${a.token}:`).toString('base64')}` } };
+    const req = {
+      url: path,
+      method: 'GET',
+      headers: { authorization: `Basic ${Buffer.from(`${a.token}:`).toString('base64')}` },
+    };
     // Straight into the request listener with a minimal response: 100,000 supertest round trips would take minutes.
     const fire = () =>
       new Promise<void>((done) => {
@@ -58,7 +68,11 @@ describe('the request journal', () => {
         const res = {
           statusCode: 200,
           writableFinished: false,
-          once: (ev: string, fn: () => void) => ((listeners[ev] ??= []).push(fn), res),
+          once: (ev: string, fn: () => void) => {
+            listeners[ev] ??= [];
+            listeners[ev].push(fn);
+            return res;
+          },
           writeHead: () => res,
           end: () => {
             res.writableFinished = true;
@@ -92,7 +106,16 @@ describe('faults', () => {
     expect((await request(app).get('/__admin/faults/fault-1')).body.id).toBe('fault-1');
     expect((await request(app).delete('/__admin/faults/fault-1')).body).toEqual({ deleted: 'fault-1' });
     expect((await request(app).get('/__admin/faults/fault-1')).status).toBe(404);
-    for (const bad of [{}, { status: 99 }, { fault: 'explode' }, { delay: { distribution: 'pareto' } }, { status: 500, fault: 'empty_response' }, { probability: 2, status: 500 }, { body: 'x' }, { colour: 1, status: 500 }]) {
+    for (const bad of [
+      {},
+      { status: 99 },
+      { fault: 'explode' },
+      { delay: { distribution: 'pareto' } },
+      { status: 500, fault: 'empty_response' },
+      { probability: 2, status: 500 },
+      { body: 'x' },
+      { colour: 1, status: 500 },
+    ]) {
       const res = await request(app).post('/__admin/faults').send(bad);
       expect(res.status).toBe(400);
       expect(typeof res.body.message).toBe('string');
@@ -102,7 +125,9 @@ describe('faults', () => {
   test('status with a body, limited to the first `times` matches; the journal marks it', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 448);
-    await request(app).post('/__admin/faults').send({ account: a.sid, status: 503, body: { message: 'down' }, times: 2 });
+    await request(app)
+      .post('/__admin/faults')
+      .send({ account: a.sid, status: 503, body: { message: 'down' }, times: 2 });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await authGet(app, callsPath(a.sid), a.token)).status);
     expect(statuses).toEqual([503, 503, 200, 200]);
@@ -118,7 +143,9 @@ describe('faults', () => {
   test('a rate limit answers 429 with Retry-After past its limit', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 448);
-    await request(app).post('/__admin/faults').send({ path: '/call/*/Calls.json', rate_limit: { limit: 3, window_s: 60 } });
+    await request(app)
+      .post('/__admin/faults')
+      .send({ path: '/call/*/Calls.json', rate_limit: { limit: 3, window_s: 60 } });
     const res = [];
     for (let i = 0; i < 5; i++) res.push(await authGet(app, callsPath(a.sid), a.token));
     expect(res.map((r) => r.status)).toEqual([200, 200, 200, 429, 429]);
@@ -176,7 +203,9 @@ describe('faults', () => {
     const t0 = Date.now();
     expect((await authGet(app, callsPath(a.sid), a.token)).status).toBe(200);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
-    await request(app).post('/__admin/faults').send({ delay: { distribution: 'uniform', min_ms: 1, max_ms: 5 } });
+    await request(app)
+      .post('/__admin/faults')
+      .send({ delay: { distribution: 'uniform', min_ms: 1, max_ms: 5 } });
     expect((await authGet(app, callsPath(a.sid), a.token)).status).toBe(200);
   });
 
@@ -224,7 +253,18 @@ describe('health', () => {
   test('status, version, seed, uptime and counts', async () => {
     const { app } = makeEmulator();
     const res = await request(app).get('/__admin/health');
-    expect(Object.keys(res.body)).toEqual(['status', 'version', 'seed', 'uptime_s', 'accounts', 'calls', 'recordings', 'journal', 'faults', 'strict']);
+    expect(Object.keys(res.body)).toEqual([
+      'status',
+      'version',
+      'seed',
+      'uptime_s',
+      'accounts',
+      'calls',
+      'recordings',
+      'journal',
+      'faults',
+      'strict',
+    ]);
     expect(res.body).toMatchObject({ calls: 499, recordings: 195, faults: 0, strict: false });
   });
 });

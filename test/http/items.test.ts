@@ -3,15 +3,41 @@ import { allItems, authGet, byCalls, callsPath, makeEmulator, PUBLIC_URL, record
 const { app, world } = makeEmulator();
 const big = byCalls(world, 448);
 const HEX32 = '[0-9a-f]{32}';
-const RFC2822 = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [1-9][0-9]? (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
+const RFC2822 =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [1-9][0-9]? (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const CALL_KEYS = [
-  'sid', 'InstanceId', 'date_created', 'date_updated', 'account_sid', 'to', 'from', 'phone_number_sid',
-  'status', 'start_time', 'end_time', 'duration', 'price_unit', 'direction', 'api_version', 'caller_name',
-  'uri', 'subresource_uris',
+  'sid',
+  'InstanceId',
+  'date_created',
+  'date_updated',
+  'account_sid',
+  'to',
+  'from',
+  'phone_number_sid',
+  'status',
+  'start_time',
+  'end_time',
+  'duration',
+  'price_unit',
+  'direction',
+  'api_version',
+  'caller_name',
+  'uri',
+  'subresource_uris',
 ];
-const RECORDING_KEYS = ['sid', 'date_created', 'date_updated', 'account_sid', 'call_sid', 'duration', 'api_version', 'uri', 'file_uri'];
+const RECORDING_KEYS = [
+  'sid',
+  'date_created',
+  'date_updated',
+  'account_sid',
+  'call_sid',
+  'duration',
+  'api_version',
+  'uri',
+  'file_uri',
+];
 
 describe('call items', () => {
   let calls: Record<string, any>[];
@@ -69,7 +95,9 @@ describe('recording items', () => {
   let callsBySid: Map<string, Record<string, any>>;
   beforeAll(async () => {
     recordings = await allItems(app, recordingsPath(big.sid), big.token, 'recordings');
-    callsBySid = new Map((await allItems(app, callsPath(big.sid), big.token, 'calls')).map((c) => [c.sid as string, c]));
+    callsBySid = new Map(
+      (await allItems(app, callsPath(big.sid), big.token, 'calls')).map((c) => [c.sid as string, c]),
+    );
   });
 
   test('all 160, keys in production order', () => {

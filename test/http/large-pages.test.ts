@@ -25,7 +25,11 @@ describe('pages larger than the streaming threshold', () => {
   });
 
   test('a streamed page is the same bytes a built page would be', async () => {
-    const res = await authGet(app, `${recordingsPath(a.sid)}?PageSize=${STREAM_THRESHOLD + 1}&SortBy=Duration:desc`, a.token);
+    const res = await authGet(
+      app,
+      `${recordingsPath(a.sid)}?PageSize=${STREAM_THRESHOLD + 1}&SortBy=Duration:desc`,
+      a.token,
+    );
     expect(res.headers['transfer-encoding']).toBe('chunked');
     const items = (res.body.recordings as unknown[]).map((r) => JSON.stringify(r));
     const rebuilt = `${res.text.slice(0, res.text.indexOf('"recordings":[') + 14)}${items.join(',')}]}`;

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import request from 'supertest';
 import { adminRoutes, routes } from '../../src/format/uris';
-import { check, violations } from '../support/openapi';
 import { makeEmulator } from '../support/app';
+import { check, violations } from '../support/openapi';
 
 const file = readFileSync(resolve(__dirname, '..', '..', 'openapi.json'), 'utf8');
 const doc = JSON.parse(file) as { openapi: string; paths: Record<string, unknown> };
@@ -19,10 +19,17 @@ describe('openapi.json', () => {
 
   test('lists every route the emulator serves', () => {
     const asDoc = (p: string) =>
-      p.replace(':accountSid', '{AccountSid}').replace(':callSid', '{CallSid}').replace(':recordingSid', '{RecordingSid}').replace(':sid', '{sid}').replace(':id', '{id}');
+      p
+        .replace(':accountSid', '{AccountSid}')
+        .replace(':callSid', '{CallSid}')
+        .replace(':recordingSid', '{RecordingSid}')
+        .replace(':sid', '{sid}')
+        .replace(':id', '{id}');
     for (const pattern of [...Object.values(routes), ...Object.values(adminRoutes)]) {
       const shown = asDoc(pattern);
-      const variants = shown.includes('{.json}') ? [shown.replace('{.json}', '.json'), shown.replace('{.json}', '')] : [shown];
+      const variants = shown.includes('{.json}')
+        ? [shown.replace('{.json}', '.json'), shown.replace('{.json}', '')]
+        : [shown];
       for (const v of variants) expect(Object.keys(doc.paths)).toContain(v);
     }
   });

@@ -5,14 +5,25 @@ import { authGet, callsPath, makeEmulator, recordingsPath } from '../support/app
 describe('POST /__admin/provider-states', () => {
   test('setup with defaults, then with params; teardown removes the account', async () => {
     const { app, world } = makeEmulator();
-    const res = await request(app).post('/__admin/provider-states').send({ state: 'an account with calls', action: 'setup' });
+    const res = await request(app)
+      .post('/__admin/provider-states')
+      .send({ state: 'an account with calls', action: 'setup' });
     expect(res.status).toBe(200);
-    expect(res.body.accounts[0]).toMatchObject({ sid: 'AC00000000000000000000000000000a11', token: 'pact-token', calls: 120, recordings: 30 });
-    const again = await request(app).post('/__admin/provider-states').send({ state: 'an account with calls', params: { calls: 7, recordings: 2, token: 'other' } });
+    expect(res.body.accounts[0]).toMatchObject({
+      sid: 'AC00000000000000000000000000000a11',
+      token: 'pact-token',
+      calls: 120,
+      recordings: 30,
+    });
+    const again = await request(app)
+      .post('/__admin/provider-states')
+      .send({ state: 'an account with calls', params: { calls: 7, recordings: 2, token: 'other' } });
     expect(again.body.accounts[0]).toMatchObject({ calls: 7, token: 'other' });
     expect((await authGet(app, callsPath('AC00000000000000000000000000000a11'), 'other')).body.total).toBe(7);
     expect(world.accounts().filter((a) => a.profile.sid === 'AC00000000000000000000000000000a11')).toHaveLength(1);
-    const down = await request(app).post('/__admin/provider-states').send({ state: 'an account with calls', action: 'teardown' });
+    const down = await request(app)
+      .post('/__admin/provider-states')
+      .send({ state: 'an account with calls', action: 'teardown' });
     expect(down.body).toEqual({ state: 'an account with calls', action: 'teardown', accounts: [] });
     expect(world.account('AC00000000000000000000000000000a11')).toBeUndefined();
   });
@@ -28,11 +39,18 @@ describe('POST /__admin/provider-states', () => {
   test('the states are listed', async () => {
     const { app } = makeEmulator();
     const res = await request(app).get('/__admin/provider-states');
-    expect(res.body.states.map((s: { name: string }) => s.name)).toEqual(['an account with calls', 'an empty account', 'a call with recordings']);
+    expect(res.body.states.map((s: { name: string }) => s.name)).toEqual([
+      'an account with calls',
+      'an empty account',
+      'a call with recordings',
+    ]);
   });
 
   test.each([
-    [{ state: 'a sunny day' }, messages.unknownState('a sunny day', ['an account with calls', 'an empty account', 'a call with recordings'])],
+    [
+      { state: 'a sunny day' },
+      messages.unknownState('a sunny day', ['an account with calls', 'an empty account', 'a call with recordings']),
+    ],
     [{ state: 'an empty account', action: 'explode' }, 'body.action'],
     [{ state: 'an empty account', params: { colour: 'red' } }, 'body.params.colour: unknown field'],
     [{ state: 'an account with calls', params: { calls: -3 } }, 'calls: must be an integer'],

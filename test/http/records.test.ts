@@ -24,7 +24,9 @@ describe('single records', () => {
     // Another account's call, asked for with that account's own token: not in this account.
     expect((await authGet(app, `${base(other.sid)}/Calls/${call.sid}.json`, other.token)).status).toBe(404);
     expect((await request(app).get(`${base(big.sid)}/Calls/${call.sid}.json`)).status).toBe(401);
-    const head = await request(app).head(`${base(big.sid)}/Calls/${call.sid}.json`).auth(big.token, '');
+    const head = await request(app)
+      .head(`${base(big.sid)}/Calls/${call.sid}.json`)
+      .auth(big.token, '');
     expect(head.status).toBe(200);
     expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(res.text));
   });
@@ -57,7 +59,9 @@ describe("a call's sub-lists", () => {
     const res = await authGet(app, `${base(big.sid)}/Calls/${callSid}/Recordings.json`, big.token);
     expect(Array.isArray(res.body)).toBe(true);
     expect(res.body).toEqual([...onIt].reverse());
-    const quiet = (await authGet(app, callsPath(big.sid), big.token)).body.calls.find((c: Item) => !counts.has(c.sid)) as Item;
+    const quiet = (await authGet(app, callsPath(big.sid), big.token)).body.calls.find(
+      (c: Item) => !counts.has(c.sid),
+    ) as Item;
     expect((await authGet(app, `${base(big.sid)}/Calls/${quiet.sid}/Recordings.json`, big.token)).body).toEqual([]);
   });
 
@@ -65,14 +69,22 @@ describe("a call's sub-lists", () => {
     const call = (await authGet(app, `${callsPath(big.sid)}?PageSize=1`, big.token)).body.calls[0] as Item;
     const res = await authGet(app, `${base(big.sid)}/Calls/${call.sid}/Notifications.json`, big.token);
     expect(res.body).toEqual({
-      page: 0, num_pages: 0, page_size: 50, total: 0, start: '0', end: '0',
+      page: 0,
+      num_pages: 0,
+      page_size: 50,
+      total: 0,
+      start: '0',
+      end: '0',
       uri: `/2012-04-24/Accounts/${big.sid}/Calls/${call.sid}/Notifications`,
       first_page_uri: `/2012-04-24/Accounts/${big.sid}/Calls/${call.sid}/Notifications?Page=0&PageSize=50`,
-      previous_page_uri: 'null', next_page_uri: 'null',
+      previous_page_uri: 'null',
+      next_page_uri: 'null',
       last_page_uri: `/2012-04-24/Accounts/${big.sid}/Calls/${call.sid}/Notifications?Page=0&PageSize=50`,
       notifications: [],
     });
-    expect((await authGet(app, `${base(big.sid)}/Calls/${call.sid}/Notifications.json?Page=1`, big.token)).status).toBe(400);
+    expect((await authGet(app, `${base(big.sid)}/Calls/${call.sid}/Notifications.json?Page=1`, big.token)).status).toBe(
+      400,
+    );
   });
 });
 
@@ -96,9 +108,21 @@ describe('paths as printed', () => {
   });
 
   test.each([
-    ['/2012-04-24/Accounts/AC1/Calls', 'the /call prefix and the .json suffix', '/call/2012-04-24/Accounts/AC1/Calls.json'],
-    ['/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json', 'the /call prefix', '/call/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json'],
-    ['/2012-04-24/Accounts/AC1/Calls?Page=1&PageSize=50', 'the /call prefix and the .json suffix', '/call/2012-04-24/Accounts/AC1/Calls.json'],
+    [
+      '/2012-04-24/Accounts/AC1/Calls',
+      'the /call prefix and the .json suffix',
+      '/call/2012-04-24/Accounts/AC1/Calls.json',
+    ],
+    [
+      '/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json',
+      'the /call prefix',
+      '/call/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json',
+    ],
+    [
+      '/2012-04-24/Accounts/AC1/Calls?Page=1&PageSize=50',
+      'the /call prefix and the .json suffix',
+      '/call/2012-04-24/Accounts/AC1/Calls.json',
+    ],
   ])('%s as printed → 404 saying it lacks %s', async (path, lacks, instead) => {
     const res = await authGet(app, path, big.token);
     expect(res.status).toBe(404);
@@ -110,11 +134,14 @@ describe('recording audio', () => {
   const rec = () => big.store.recordings.get(3);
   const wavPath = (sid: string) => `${base(big.sid)}/Recordings/${sid}.wav`;
   const fetchWav = (sid: string, range?: string) => {
-    const req = request(app).get(wavPath(sid)).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const req = request(app)
+      .get(wavPath(sid))
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     return range === undefined ? req : req.set('Range', range);
   };
 
@@ -165,7 +192,9 @@ describe('recording audio', () => {
     expect(head.status).toBe(200);
     expect(Number(head.headers['content-length'])).toBe(44 + 2 * Math.round(r.duration * 8000));
     expect((await request(app).get(wavPath(`RE${'b'.repeat(32)}`))).status).toBe(404);
-    expect((await request(app).get(`/call/2012-04-24/Accounts/AC${'0'.repeat(32)}/Recordings/${r.sid}.wav`)).status).toBe(404);
+    expect(
+      (await request(app).get(`/call/2012-04-24/Accounts/AC${'0'.repeat(32)}/Recordings/${r.sid}.wav`)).status,
+    ).toBe(404);
     expect((await request(app).post(wavPath(r.sid))).status).toBe(405);
   });
 });

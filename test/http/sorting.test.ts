@@ -37,7 +37,12 @@ const callKeys: Record<string, (x: Item) => string | number> = {
 };
 
 describe('SortBy on calls', () => {
-  test.each(Object.keys(callKeys).flatMap((a) => [[a, 'asc'], [a, 'desc']]))('%s:%s', async (attr, dir) => {
+  test.each(
+    Object.keys(callKeys).flatMap((a) => [
+      [a, 'asc'],
+      [a, 'desc'],
+    ]),
+  )('%s:%s', async (attr, dir) => {
     const items = await allItems(app, callsPath(big.sid), big.token, 'calls', `&SortBy=${attr}:${dir}`, 100);
     expect(items).toHaveLength(448);
     const ties = expectSorted(items, callKeys[attr]!, dir as 'asc' | 'desc');
@@ -94,13 +99,16 @@ describe('SortBy on calls', () => {
     expect(res.body).toEqual({ message });
   });
 
-  test.each(['date_created', 'Foo', 'from:desc', ''])('SortBy=%s is ignored: default order, 200, a warning', async (value) => {
-    const def = await authGet(app, callsPath(big.sid), big.token);
-    const res = await authGet(app, `${callsPath(big.sid)}?SortBy=${encodeURIComponent(value)}`, big.token);
-    expect(res.status).toBe(200);
-    expect(res.text).toBe(def.text);
-    expect(res.headers['x-emulator-warning']).toBeDefined();
-  });
+  test.each(['date_created', 'Foo', 'from:desc', ''])(
+    'SortBy=%s is ignored: default order, 200, a warning',
+    async (value) => {
+      const def = await authGet(app, callsPath(big.sid), big.token);
+      const res = await authGet(app, `${callsPath(big.sid)}?SortBy=${encodeURIComponent(value)}`, big.token);
+      expect(res.status).toBe(200);
+      expect(res.text).toBe(def.text);
+      expect(res.headers['x-emulator-warning']).toBeDefined();
+    },
+  );
 
   test('sorted pages are slices of one order: walking pages of 7 gives the same list as one page', async () => {
     const whole = await authGet(app, `${callsPath(big.sid)}?SortBy=To:desc&PageSize=448`, big.token);

@@ -1,11 +1,15 @@
-import http from 'node:http';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { adminAccounts, startCli } from '../support/process';
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 
 async function post(url: string, body: unknown): Promise<Record<string, any>> {
-  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as Record<string, any>;
 }
 
@@ -14,8 +18,16 @@ describe('recording audio from the built server', () => {
     const em = await startCli([]);
     try {
       const [a] = await adminAccounts(em.url);
-      const call = await post(`${em.url}/__admin/accounts/${a!.sid}/calls`, { duration: 4000, status: 'completed', date_created: 'Sat, 31 May 2025 06:00:00 +0000' });
-      const rec = await post(`${em.url}/__admin/accounts/${a!.sid}/recordings`, { call_sid: call['sid'], duration: '3600.0', date_created: 'Sat, 31 May 2025 07:01:00 +0000' });
+      const call = await post(`${em.url}/__admin/accounts/${a!.sid}/calls`, {
+        duration: 4000,
+        status: 'completed',
+        date_created: 'Sat, 31 May 2025 06:00:00 +0000',
+      });
+      const rec = await post(`${em.url}/__admin/accounts/${a!.sid}/recordings`, {
+        call_sid: call['sid'],
+        duration: '3600.0',
+        date_created: 'Sat, 31 May 2025 07:01:00 +0000',
+      });
       expect(rec['duration']).toBe('3600.0');
       const pid = em.proc.pid as number;
       const before = rssMb(pid);

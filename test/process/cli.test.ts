@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { OPTIONS } from '../../src/config';
-import { adminAccounts, get, runCli, startCli, type AdminAccount, type Spawned } from '../support/process';
+import { type AdminAccount, adminAccounts, get, runCli, type Spawned, startCli } from '../support/process';
 
 const dir = mkdtempSync(join(tmpdir(), 'callrec-cli-'));
 const fixture = (name: string, data: unknown): string => {
@@ -69,7 +69,11 @@ describe('the built server', () => {
     try {
       const write = async (em: Spawned) => {
         const [a] = await adminAccounts(em.url);
-        await fetch(`${em.url}/__admin/accounts/${a!.sid}/calls`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[{"from":"x"},{}]' });
+        await fetch(`${em.url}/__admin/accounts/${a!.sid}/calls`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '[{"from":"x"},{}]',
+        });
         return JSON.parse((await get(`${em.url}/__admin/state/hash`)).text).hash as string;
       };
       const [h1, h2] = [await write(one), await write(two)];
@@ -96,9 +100,15 @@ describe('the built server', () => {
       const la = (await adminAccounts(l.url)).find((x) => x.friendly_name === 'Grow')!;
       expect(la.sid).toBe(sa!.sid);
       const items = async (em: Spawned, a: AdminAccount, list: string, key: string, n: number) =>
-        (JSON.parse((await get(`${em.url}/call/2012-04-24/Accounts/${a.sid}/${list}.json?PageSize=${n}`, a.token)).text) as Record<string, unknown[]>)[key];
+        (
+          JSON.parse(
+            (await get(`${em.url}/call/2012-04-24/Accounts/${a.sid}/${list}.json?PageSize=${n}`, a.token)).text,
+          ) as Record<string, unknown[]>
+        )[key];
       expect(await items(l, la, 'Calls', 'calls', 448)).toEqual(await items(s, sa!, 'Calls', 'calls', 448));
-      expect(await items(l, la, 'Recordings', 'recordings', 160)).toEqual(await items(s, sa!, 'Recordings', 'recordings', 160));
+      expect(await items(l, la, 'Recordings', 'recordings', 160)).toEqual(
+        await items(s, sa!, 'Recordings', 'recordings', 160),
+      );
     } finally {
       await Promise.all([s.stop(), l.stop()]);
     }
@@ -110,7 +120,10 @@ describe('the built server', () => {
       const lines = em.stdout().split('\n');
       expect(lines[0]).toMatch(/^callrec-emulator listening on http:\/\/127\.0\.0\.1:\d+ /);
       const accounts = await adminAccounts(em.url);
-      for (const a of accounts) expect(em.stdout()).toMatch(new RegExp(`${a.sid}\\s+${a.token}\\s+${a.calls}\\s+${a.recordings}\\s+${a.friendly_name}`));
+      for (const a of accounts)
+        expect(em.stdout()).toMatch(
+          new RegExp(`${a.sid}\\s+${a.token}\\s+${a.calls}\\s+${a.recordings}\\s+${a.friendly_name}`),
+        );
       const curl = /^Try: (curl -u (\S+): (\S+))$/m.exec(em.stdout());
       expect(curl).not.toBeNull();
       const [, command, token, url] = curl!;
@@ -118,7 +131,10 @@ describe('the built server', () => {
       const res = await get(url!, token);
       expect(res.status).toBe(200);
       expect(JSON.parse(res.text).total).toBeGreaterThan(0);
-      const hasCurl = await promisify(execFile)('curl', ['--version']).then(() => true, () => false);
+      const hasCurl = await promisify(execFile)('curl', ['--version']).then(
+        () => true,
+        () => false,
+      );
       if (hasCurl) {
         const { stdout } = await promisify(execFile)('sh', ['-c', `${command} -s`]);
         expect(stdout).toBe(res.text);

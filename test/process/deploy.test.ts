@@ -13,7 +13,11 @@ const ROOT = resolve(__dirname, '..', '..');
 const read = (f: string) => readFileSync(resolve(ROOT, f), 'utf8');
 const compose = parse(read('docker-compose.yml')) as { services: Record<string, any> };
 const dockerfile = read('Dockerfile');
-const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string>; bin: Record<string, string>; files: string[] };
+const pkg = JSON.parse(read('package.json')) as {
+  scripts: Record<string, string>;
+  bin: Record<string, string>;
+  files: string[];
+};
 const OPTION_VARS = new Set(OPTIONS.map((o) => o.env));
 
 describe('docker-compose.yml', () => {
@@ -26,18 +30,23 @@ describe('docker-compose.yml', () => {
     expect(s['replica'].deploy.replicas).toBeGreaterThanOrEqual(2);
   });
 
-  test.each(['emulator', 'replica'])('%s: every variable is a real option; seed, fixtures volume and public URL set; health checked', (name) => {
-    const svc = s[name];
-    for (const key of Object.keys(svc.environment)) expect(OPTION_VARS.has(key)).toBe(true);
-    expect(svc.environment.CALLREC_SEED).toBe('compose-demo');
-    expect(svc.environment.CALLREC_PUBLIC_URL).toMatch(/^http:\/\//);
-    const fixtures = svc.environment.CALLREC_FIXTURES as string;
-    const mount = (svc.volumes as string[]).find((v) => fixtures.startsWith(v.split(':')[1]!));
-    expect(mount).toBeDefined();
-    // The mounted folder holds the file the variable names.
-    expect(read(fixtures.replace(mount!.split(':')[1]!, mount!.split(':')[0]!.replace('./', '')))).toContain('accounts');
-    expect(svc.healthcheck.test.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
-  });
+  test.each(['emulator', 'replica'])(
+    '%s: every variable is a real option; seed, fixtures volume and public URL set; health checked',
+    (name) => {
+      const svc = s[name];
+      for (const key of Object.keys(svc.environment)) expect(OPTION_VARS.has(key)).toBe(true);
+      expect(svc.environment.CALLREC_SEED).toBe('compose-demo');
+      expect(svc.environment.CALLREC_PUBLIC_URL).toMatch(/^http:\/\//);
+      const fixtures = svc.environment.CALLREC_FIXTURES as string;
+      const mount = (svc.volumes as string[]).find((v) => fixtures.startsWith(v.split(':')[1]!));
+      expect(mount).toBeDefined();
+      // The mounted folder holds the file the variable names.
+      expect(read(fixtures.replace(mount!.split(':')[1]!, mount!.split(':')[0]!.replace('./', '')))).toContain(
+        'accounts',
+      );
+      expect(svc.healthcheck.test.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
+    },
+  );
 
   test('the emulator publishes the port it listens on; the app reaches it by service name', () => {
     expect(s['emulator'].ports).toEqual([`${s['emulator'].environment.PORT}:${s['emulator'].environment.PORT}`]);
@@ -90,7 +99,10 @@ describe('Dockerfile', () => {
     const em = await startCli([]);
     const port = new URL(em.url).port;
     const run = (p: string) =>
-      promisify(execFile)(process.execPath, check.slice(1), { env: { PORT: p } }).then(() => 0, (e: { code: number }) => e.code);
+      promisify(execFile)(process.execPath, check.slice(1), { env: { PORT: p } }).then(
+        () => 0,
+        (e: { code: number }) => e.code,
+      );
     try {
       expect(await run(port)).toBe(0);
     } finally {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { requestable, walkCalls } from '../../examples/client/walk-calls';
-import { adminAccounts, ROOT, runCommand, startCli, type Spawned } from '../support/process';
+import { adminAccounts, ROOT, runCommand, type Spawned, startCli } from '../support/process';
 
 const run = runCommand;
 
@@ -14,7 +14,9 @@ describe('examples/', () => {
   });
 
   test('the TypeScript client walks every page through next_page_uri and counts total', async () => {
-    expect(requestable('/2012-04-24/Accounts/AC1/Calls?Page=1&PageSize=50&AfterSid=X')).toBe('/call/2012-04-24/Accounts/AC1/Calls.json?Page=1&PageSize=50&AfterSid=X');
+    expect(requestable('/2012-04-24/Accounts/AC1/Calls?Page=1&PageSize=50&AfterSid=X')).toBe(
+      '/call/2012-04-24/Accounts/AC1/Calls.json?Page=1&PageSize=50&AfterSid=X',
+    );
     const accounts = await adminAccounts(em.url);
     for (const a of accounts) {
       for (const size of [7, 50]) {
@@ -27,7 +29,9 @@ describe('examples/', () => {
   });
 
   test('the compose app walks the calls of the emulator it is given', async () => {
-    const r = await run(process.execPath, [resolve(ROOT, 'examples', 'compose-app', 'app.js')], { CALLREC_URL: em.url });
+    const r = await run(process.execPath, [resolve(ROOT, 'examples', 'compose-app', 'app.js')], {
+      CALLREC_URL: em.url,
+    });
     expect(r.out).toMatch(/^walked 448 of 448 calls of AC[0-9a-f]{32}$/m);
     expect(r.code).toBe(0);
   });

@@ -1,22 +1,37 @@
 import { resolve } from 'node:path';
-import { startEmulator, type EmulatorHandle } from '../../src/emulator';
-import { requireBuild, ROOT, runCommand } from '../support/process';
+import { type EmulatorHandle, startEmulator } from '../../src/emulator';
+import { ROOT, requireBuild, runCommand } from '../support/process';
 
 describe('startEmulator (in-process API)', () => {
   let em: EmulatorHandle;
   beforeAll(async () => {
-    em = await startEmulator({ seed: 'in-process', fixtures: { accounts: [{ friendly_name: 'A', calls: 30, recordings: 10 }, { friendly_name: 'B', calls: 5 }] } });
+    em = await startEmulator({
+      seed: 'in-process',
+      fixtures: {
+        accounts: [
+          { friendly_name: 'A', calls: 30, recordings: 10 },
+          { friendly_name: 'B', calls: 5 },
+        ],
+      },
+    });
   });
   afterAll(async () => {
     await em.close();
   });
 
   const list = async (sid: string, token: string) =>
-    (await (await fetch(`${em.url}/call/2012-04-24/Accounts/${sid}/Calls.json`, { headers: { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` } })).json()) as { total: number; calls: { sid: string }[] };
+    (await (
+      await fetch(`${em.url}/call/2012-04-24/Accounts/${sid}/Calls.json`, {
+        headers: { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` },
+      })
+    ).json()) as { total: number; calls: { sid: string }[] };
 
   test('listens on a free port and lists its accounts', async () => {
     expect(em.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(em.accounts.map((a) => [a.friendly_name, a.calls, a.recordings])).toEqual([['A', 30, 10], ['B', 5, 0]]);
+    expect(em.accounts.map((a) => [a.friendly_name, a.calls, a.recordings])).toEqual([
+      ['A', 30, 10],
+      ['B', 5, 0],
+    ]);
     const [a] = em.accounts;
     expect((await list(a!.sid, a!.token)).total).toBe(30);
   });
@@ -43,7 +58,7 @@ describe('startEmulator (in-process API)', () => {
     const [a] = em.accounts;
     const fault = await em.faults.add({ status: 503, times: 1 });
     expect(fault.id).toBe('fault-1');
-    expect((await em.faults.list())).toHaveLength(1);
+    expect(await em.faults.list()).toHaveLength(1);
     const res = await fetch(`${em.url}/call/2012-04-24/Accounts/${a!.sid}/Calls.json`);
     expect(res.status).toBe(503);
     await em.faults.clear();
@@ -54,15 +69,24 @@ describe('startEmulator (in-process API)', () => {
   });
 
   test('a bad option rejects with its message', async () => {
-    await expect(startEmulator({ paging: 'lazy' as never })).rejects.toThrow('paging: must be production or documented');
+    await expect(startEmulator({ paging: 'lazy' as never })).rejects.toThrow(
+      'paging: must be production or documented',
+    );
     await expect(startEmulator({ paging: 'lazy' as never })).rejects.toThrow(/^callrec-emulator: paging: /);
-    await expect(startEmulator({ fixtures: { accounts: [{ calls: 1 }] } })).rejects.toThrow('options.fixtures: accounts[0].friendly_name');
+    await expect(startEmulator({ fixtures: { accounts: [{ calls: 1 }] } })).rejects.toThrow(
+      'options.fixtures: accounts[0].friendly_name',
+    );
   });
 
   test('the jest globalSetup/globalTeardown example passes', async () => {
     requireBuild();
     const jest = resolve(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-    const run = await runCommand(process.execPath, [jest, '-c', resolve(ROOT, 'examples', 'jest', 'jest.config.js')], {}, ROOT);
+    const run = await runCommand(
+      process.execPath,
+      [jest, '-c', resolve(ROOT, 'examples', 'jest', 'jest.config.js')],
+      {},
+      ROOT,
+    );
     expect(run.out).toContain('Tests:       2 passed, 2 total');
     expect(run.code).toBe(0);
   }, 60_000);

@@ -9,8 +9,13 @@ describe('request logs', () => {
       const [a] = await adminAccounts(em.url);
       await get(`${em.url}/call/2012-04-24/Accounts/${a!.sid}/Calls.json?PageSize=1`, a!.token);
       await new Promise((r) => setTimeout(r, 100));
-      const lines = em.stdout().split('\n').filter((l) => l.startsWith('{'));
-      const entry = lines.map((l) => JSON.parse(l) as Record<string, any>).find((e) => e['req']?.url?.includes('Calls.json'));
+      const lines = em
+        .stdout()
+        .split('\n')
+        .filter((l) => l.startsWith('{'));
+      const entry = lines
+        .map((l) => JSON.parse(l) as Record<string, any>)
+        .find((e) => e['req']?.url?.includes('Calls.json'));
       expect(entry).toMatchObject({ level: 30, req: { method: 'GET' }, res: { statusCode: 200 } });
       expect(typeof entry!['responseTime']).toBe('number');
       expect(em.stdout()).not.toContain(Buffer.from(`${a!.token}:`).toString('base64'));
@@ -25,7 +30,12 @@ describe('request logs', () => {
     try {
       await get(`${em.url}/__admin/health`);
       await new Promise((r) => setTimeout(r, 100));
-      expect(em.stdout().split('\n').filter((l) => l.startsWith('{'))).toEqual([]);
+      expect(
+        em
+          .stdout()
+          .split('\n')
+          .filter((l) => l.startsWith('{')),
+      ).toEqual([]);
     } finally {
       await em.stop();
     }
@@ -38,7 +48,11 @@ describe('request logs', () => {
 describe('npm run dev', () => {
   test('starts the server and restarts it when the build output changes', async () => {
     // Options go by environment variable: npm appends `--` arguments after the script's last command.
-    const proc = spawn('npm', ['run', 'dev'], { cwd: ROOT, detached: true, env: { ...process.env, PORT: '0', CALLREC_LOG_LEVEL: 'silent' } });
+    const proc = spawn('npm', ['run', 'dev'], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...process.env, PORT: '0', CALLREC_LOG_LEVEL: 'silent' },
+    });
     let out = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const starts = () => (out.match(/listening on/g) ?? []).length;

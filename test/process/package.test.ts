@@ -6,7 +6,12 @@ import { promisify } from 'node:util';
 import { ROOT } from '../support/process';
 
 const exec = promisify(execFile);
-const npm = (args: string[], cwd: string) => exec('npm', args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }, maxBuffer: 64 * 1024 * 1024 });
+const npm = (args: string[], cwd: string) =>
+  exec('npm', args, {
+    cwd,
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 /**
  * The published artefact, used as a stranger would: `npm pack`, then an install of the tarball
@@ -29,7 +34,13 @@ describe('the npm package', () => {
   test('ships only what runs', async () => {
     const { stdout } = await exec('tar', ['-tzf', tarball]);
     const files = stdout.trim().split('\n');
-    expect(files.every((f) => /^package\/(dist\/|fixtures\/(default|states)\.json$|openapi\.json$|package\.json$|README\.md$|LICENSE)/.test(f))).toBe(true);
+    expect(
+      files.every((f) =>
+        /^package\/(dist\/|fixtures\/(default|states)\.json$|openapi\.json$|package\.json$|README\.md$|LICENSE)/.test(
+          f,
+        ),
+      ),
+    ).toBe(true);
     expect(files).toContain('package/dist/cli.js');
     expect(files).toContain('package/dist/index.d.ts');
     expect(files.some((f) => f.includes('/test/') || f.includes('/src/'))).toBe(false);
@@ -58,16 +69,21 @@ describe('the npm package', () => {
         });
       });
       const [token, listUrl] = url.split('|') as [string, string];
-      const res = await fetch(listUrl, { headers: { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` } });
+      const res = await fetch(listUrl, {
+        headers: { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` },
+      });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { total: number }).total).toBe(448);
     } finally {
       process.kill(-(proc.pid as number), 'SIGTERM');
     }
-    const script = "const m = require('callrec-emulator'); m.startEmulator({ seed: 'x' }).then(async (e) => { console.log(typeof m.createApp, e.accounts.length); await e.close(); });";
+    const script =
+      "const m = require('callrec-emulator'); m.startEmulator({ seed: 'x' }).then(async (e) => { console.log(typeof m.createApp, e.accounts.length); await e.close(); });";
     const { stdout } = await exec(process.execPath, ['-e', script], { cwd: app });
     expect(stdout.trim()).toBe('function 4');
-    const { stdout: types } = await exec('ls', [join(app, 'node_modules', 'callrec-emulator', 'dist', 'emulator.d.ts')]);
+    const { stdout: types } = await exec('ls', [
+      join(app, 'node_modules', 'callrec-emulator', 'dist', 'emulator.d.ts'),
+    ]);
     expect(types).toContain('emulator.d.ts');
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { runCommand, startCli, type Spawned } from '../support/process';
+import { runCommand, type Spawned, startCli } from '../support/process';
 
 const PACT = resolve(__dirname, '..', 'pacts', 'callrec-client-callrec-emulator.json');
 const VERIFY = resolve(__dirname, '..', 'support', 'verify-pact.js');
@@ -26,7 +26,9 @@ describe('Pact provider verification', () => {
   test('a pact the emulator breaks fails verification (the check is real)', async () => {
     const { writeFileSync, readFileSync, mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const broken = JSON.parse(readFileSync(PACT, 'utf8')) as { interactions: { response: { body?: Record<string, unknown> } }[] };
+    const broken = JSON.parse(readFileSync(PACT, 'utf8')) as {
+      interactions: { response: { body?: Record<string, unknown> } }[];
+    };
     broken.interactions[1]!.response.body!['total'] = 5;
     const file = resolve(mkdtempSync(resolve(tmpdir(), 'pact-')), 'broken.json');
     writeFileSync(file, JSON.stringify(broken));

@@ -1,16 +1,16 @@
+import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import type { EmulatorApp } from '../../src/app';
-import type { RenderCacheOptions } from '../../src/cache/render-cache';
-import { validating } from './openapi';
 import { createApp } from '../../src/app';
+import type { RenderCacheOptions } from '../../src/cache/render-cache';
 import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, DEFAULT_STATES } from '../../src/config';
 import { parseInstant } from '../../src/format/dates';
-import { readStates } from '../../src/load';
 import type { AccountSpec } from '../../src/generators/account';
+import { readStates } from '../../src/load';
 import type { PagingProfile } from '../../src/query/paging';
 import { parseFixtures } from '../../src/store/fixtures';
 import { World } from '../../src/store/world';
-import { readFileSync } from 'node:fs';
+import { validating } from './openapi';
 
 export const PUBLIC_URL = 'http://127.0.0.1:8080';
 

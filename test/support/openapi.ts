@@ -1,5 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 
@@ -39,20 +39,26 @@ export function check(method: string, url: string, status: number, contentType: 
   if (op === undefined) {
     // Paths and methods the document does not list may only answer with the error shape.
     if (status < 400) violations.push(`${method} ${path}: ${status}, but the document has no such operation`);
-    else if (body !== '' && !ajv.validate('openapi#/components/schemas/Error', JSON.parse(body))) violations.push(`${method} ${path}: ${status} body is not an Error`);
+    else if (body !== '' && !ajv.validate('openapi#/components/schemas/Error', JSON.parse(body)))
+      violations.push(`${method} ${path}: ${status} body is not an Error`);
     return;
   }
-  const code = op.responses[String(status)] !== undefined ? String(status) : status >= 400 && status < 500 ? '4XX' : undefined;
+  const code =
+    op.responses[String(status)] !== undefined ? String(status) : status >= 400 && status < 500 ? '4XX' : undefined;
   if (code === undefined) {
     violations.push(`${method} ${match!.path}: status ${status} is not documented`);
     return;
   }
   if (method === 'HEAD' || body === '') return;
   if (!contentType.startsWith('application/json')) {
-    if (op.responses[code]?.content?.[contentType.split(';')[0] as string] === undefined) violations.push(`${method} ${match!.path}: content type ${contentType} is not documented`);
+    if (op.responses[code]?.content?.[contentType.split(';')[0] as string] === undefined)
+      violations.push(`${method} ${match!.path}: content type ${contentType} is not documented`);
     return;
   }
-  const ref = code === '4XX' && op.responses[code]?.content === undefined ? 'openapi#/components/schemas/Error' : `openapi#/paths/${pointer(match!.path)}/${m}/responses/${code}/content/application~1json/schema`;
+  const ref =
+    code === '4XX' && op.responses[code]?.content === undefined
+      ? 'openapi#/components/schemas/Error'
+      : `openapi#/paths/${pointer(match!.path)}/${m}/responses/${code}/content/application~1json/schema`;
   const response = op.responses[code] as { $ref?: string };
   const schemaRef = response.$ref !== undefined ? 'openapi#/components/schemas/Error' : ref;
   const validate = ajv.getSchema(schemaRef) ?? ajv.compile({ $ref: schemaRef });
@@ -62,7 +68,10 @@ export function check(method: string, url: string, status: number, contentType: 
 }
 
 /** Wraps a request listener so that each response is checked when it finishes. */
-export function validating<T extends (req: IncomingMessage, res: ServerResponse) => void>(listener: T, skip: () => boolean): T {
+export function validating<T extends (req: IncomingMessage, res: ServerResponse) => void>(
+  listener: T,
+  skip: () => boolean,
+): T {
   const wrapped = (req: IncomingMessage, res: ServerResponse) => {
     // A hand-made response (the journal's load test) has nothing to check.
     if (typeof res.write !== 'function') return listener(req, res);

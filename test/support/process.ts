@@ -1,7 +1,7 @@
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { promisify } from 'node:util';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const CLI = resolve(ROOT, 'dist', 'cli.js');
@@ -30,7 +30,10 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<S
   let err = '';
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
   return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line in 10 s; stdout: ${out}; stderr: ${err}`)), 10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no start-up line in 10 s; stdout: ${out}; stderr: ${err}`)),
+      10_000,
+    );
     proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
     proc.stdout.on('data', (d: Buffer) => {
       out += d.toString();
@@ -58,7 +61,10 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<S
 }
 
 /** Runs the CLI to completion (for --help and bad options). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   requireBuild();
   const proc = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'], ...env }, stdio: 'pipe' });
   let stdout = '';
@@ -88,7 +94,12 @@ export async function adminAccounts(url: string): Promise<AdminAccount[]> {
 }
 
 /** Runs a command to its end: its exit code and everything it printed. */
-export function runCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<{ code: number; out: string }> {
+export function runCommand(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd?: string,
+): Promise<{ code: number; out: string }> {
   return promisify(execFile)(cmd, args, { env: { ...process.env, ...env }, cwd, maxBuffer: 16 * 1024 * 1024 }).then(
     (r) => ({ code: 0, out: r.stdout + r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),

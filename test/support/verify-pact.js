@@ -1,4 +1,3 @@
-'use strict';
 // Runs Pact's verifier in plain node (one of its dependencies is ESM-only, which jest's module
 // loader cannot require): node verify-pact.js BASE_URL PACT_FILE. Exit code 0 when every
 // interaction passes.
@@ -19,6 +18,6 @@ new Verifier({
     process.stdout.write('pact verification passed\n');
   })
   .catch((err) => {
-    process.stderr.write(`pact verification failed: ${err && err.message}\n`);
+    process.stderr.write(`pact verification failed: ${err?.message}\n`);
     process.exitCode = 1;
   });

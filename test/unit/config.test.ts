@@ -1,7 +1,16 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configFromOptions, DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_STATES, OPTIONS, helpText, loadConfig, type Config } from '../../src/config';
+import {
+  type Config,
+  configFromOptions,
+  DEFAULT_CLOCK,
+  DEFAULT_FIXTURES,
+  DEFAULT_STATES,
+  helpText,
+  loadConfig,
+  OPTIONS,
+} from '../../src/config';
 import { ValidationError } from '../../src/errors';
 import { parseInstant } from '../../src/format/dates';
 import { instantAt } from '../../src/input/fields';
@@ -36,8 +45,20 @@ describe('loadConfig', () => {
   });
 
   test('env overrides defaults, flags override env; an empty variable is unset', () => {
-    const env = { PORT: '9000', HOST: '0.0.0.0', CALLREC_SEED: 'env-seed', CALLREC_PAGING: 'documented', CALLREC_MAX_PAGE_SIZE: '' };
-    expect(load([], env)).toMatchObject({ port: 9000, host: '0.0.0.0', seed: 'env-seed', paging: 'documented', maxPageSize: null });
+    const env = {
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      CALLREC_SEED: 'env-seed',
+      CALLREC_PAGING: 'documented',
+      CALLREC_MAX_PAGE_SIZE: '',
+    };
+    expect(load([], env)).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      seed: 'env-seed',
+      paging: 'documented',
+      maxPageSize: null,
+    });
     expect(load(['--port', '0', '--seed=flag-seed', '--paging', 'production'], env)).toMatchObject({
       port: 0,
       host: '0.0.0.0',
@@ -68,9 +89,21 @@ describe('loadConfig', () => {
       cors: ['true', true],
     };
     const field: Record<string, keyof Config> = {
-      port: 'port', host: 'host', seed: 'seed', fixtures: 'fixtures', paging: 'paging',
-      'public-url': 'publicUrl', clock: 'clockMs', 'max-page-size': 'maxPageSize', 'cache-mb': 'cacheMb',
-      'journal-size': 'journalSize', strict: 'strict', 'admin-token': 'adminToken', states: 'states', 'log-level': 'logLevel', cors: 'cors',
+      port: 'port',
+      host: 'host',
+      seed: 'seed',
+      fixtures: 'fixtures',
+      paging: 'paging',
+      'public-url': 'publicUrl',
+      clock: 'clockMs',
+      'max-page-size': 'maxPageSize',
+      'cache-mb': 'cacheMb',
+      'journal-size': 'journalSize',
+      strict: 'strict',
+      'admin-token': 'adminToken',
+      states: 'states',
+      'log-level': 'logLevel',
+      cors: 'cors',
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;
@@ -97,7 +130,9 @@ describe('loadConfig', () => {
   });
 
   test('a bad env value names the variable', () => {
-    expect(() => load([], { CALLREC_PAGING: 'x' })).toThrow(new ValidationError('CALLREC_PAGING', 'must be production or documented, got "x"'));
+    expect(() => load([], { CALLREC_PAGING: 'x' })).toThrow(
+      new ValidationError('CALLREC_PAGING', 'must be production or documented, got "x"'),
+    );
   });
 
   test('--help lists every option with its env var', () => {
@@ -110,10 +145,18 @@ describe('loadConfig', () => {
 });
 
 describe('configFromOptions (in-process)', () => {
-  test('typed options, validated by the flags\' rules, named as the caller spells them; port 0 by default', () => {
+  test("typed options, validated by the flags' rules, named as the caller spells them; port 0 by default", () => {
     const c = configFromOptions({ seed: 'ci', maxPageSize: 10, strict: true, clock: '2020-01-02T03:04:05Z' });
-    expect(c).toMatchObject({ port: 0, seed: 'ci', maxPageSize: 10, strict: true, clockMs: Date.UTC(2020, 0, 2, 3, 4, 5) });
-    expect(() => configFromOptions({ port: 70000 })).toThrow(new ValidationError('port', 'must be an integer from 0 to 65535, got "70000"'));
+    expect(c).toMatchObject({
+      port: 0,
+      seed: 'ci',
+      maxPageSize: 10,
+      strict: true,
+      clockMs: Date.UTC(2020, 0, 2, 3, 4, 5),
+    });
+    expect(() => configFromOptions({ port: 70000 })).toThrow(
+      new ValidationError('port', 'must be an integer from 0 to 65535, got "70000"'),
+    );
     expect(() => configFromOptions({ publicUrl: 'ftp://x' })).toThrow(/^publicUrl: /);
   });
 
@@ -138,11 +181,17 @@ describe('parseInstant (the --clock format)', () => {
     expect(instantAt('c', raw)).toBe(ms);
   });
 
-  test.each(['2025-02-30', '2023-02-29T00:00:00Z', '2025-13-01', '2025-06-01T24:00:00Z', '2025-06-01 12:00:00Z', 'yesterday', '1969-12-31', ''])(
-    '%s is refused',
-    (raw) => {
-      expect(parseInstant(raw)).toBeUndefined();
-      expect(() => instantAt('c', raw)).toThrow(ValidationError);
-    },
-  );
+  test.each([
+    '2025-02-30',
+    '2023-02-29T00:00:00Z',
+    '2025-13-01',
+    '2025-06-01T24:00:00Z',
+    '2025-06-01 12:00:00Z',
+    'yesterday',
+    '1969-12-31',
+    '',
+  ])('%s is refused', (raw) => {
+    expect(parseInstant(raw)).toBeUndefined();
+    expect(() => instantAt('c', raw)).toThrow(ValidationError);
+  });
 });

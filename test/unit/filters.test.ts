@@ -30,9 +30,14 @@ describe('parseDay (yyyy-MM-dd, the rest ignored)', () => {
     ['2024-02-29T23:59:59Z', Date.UTC(2024, 1, 29)],
   ])('%s', (value, ms) => expect(parseDay('StartTime', value)).toBe(ms));
 
-  test.each(['', 'yesterday', '23-08-2013', '2013-13-01', '2013-02-30', '2023-02-29', '2013/08/23'])('%j → 400', (value) => {
-    expect(() => parseDay('EndTime', value)).toThrow(expect.objectContaining({ status: 400, message: messages.badDay('EndTime', value) }) as Error);
-  });
+  test.each(['', 'yesterday', '23-08-2013', '2013-13-01', '2013-02-30', '2023-02-29', '2013/08/23'])(
+    '%j → 400',
+    (value) => {
+      expect(() => parseDay('EndTime', value)).toThrow(
+        expect.objectContaining({ status: 400, message: messages.badDay('EndTime', value) }) as Error,
+      );
+    },
+  );
 });
 
 const call = (over: Partial<{ to: string; from: string; status: string; startSec: number; endMs: number }>) => ({

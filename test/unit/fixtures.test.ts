@@ -20,7 +20,9 @@ describe('fixtures', () => {
   });
 
   test('a valid file, with defaults for missing counts', () => {
-    expect(v({ accounts: [{ friendly_name: 'A', calls: 3, recordings: 2, token: 'abc' }, { friendly_name: 'B' }] })).toEqual([
+    expect(
+      v({ accounts: [{ friendly_name: 'A', calls: 3, recordings: 2, token: 'abc' }, { friendly_name: 'B' }] }),
+    ).toEqual([
       { friendlyName: 'A', calls: 3, recordings: 2, token: 'abc' },
       { friendlyName: 'B', calls: 0, recordings: 0 },
     ]);
@@ -32,14 +34,34 @@ describe('fixtures', () => {
     [{ accounts: [], extra: 1 }, 'f.json: extra: unknown field'],
     [{ accounts: [7] }, 'f.json: accounts[0]: must be a JSON object'],
     [{ accounts: [{ friendly_name: '' }] }, 'f.json: accounts[0].friendly_name: must be a non-empty string'],
-    [{ accounts: [{ friendly_name: 'A', calls: -1 }] }, 'f.json: accounts[0].calls: must be an integer from 0 to 50000000'],
+    [
+      { accounts: [{ friendly_name: 'A', calls: -1 }] },
+      'f.json: accounts[0].calls: must be an integer from 0 to 50000000',
+    ],
     [{ accounts: [{ friendly_name: 'A', calls: 1.5 }] }, 'accounts[0].calls'],
     [{ accounts: [{ friendly_name: 'A', calls: '5' }] }, 'accounts[0].calls'],
-    [{ accounts: [{ friendly_name: 'A', calls: 1, recordings: 2 }] }, 'f.json: accounts[0].recordings: must be an integer from 0 to 1 (1 calls hold at most 1 recordings'],
+    [
+      { accounts: [{ friendly_name: 'A', calls: 1, recordings: 2 }] },
+      'f.json: accounts[0].recordings: must be an integer from 0 to 1 (1 calls hold at most 1 recordings',
+    ],
     [{ accounts: [{ friendly_name: 'A', call: 5 }] }, 'f.json: accounts[0].call: unknown field'],
-    [{ accounts: [{ friendly_name: 'A', token: 'a:b' }] }, 'f.json: accounts[0].token: must be 1 to 128 visible ASCII characters'],
-    [{ accounts: [{ friendly_name: 'A', token: 't' }, { friendly_name: 'B', token: 't' }] }, 'f.json: accounts[1].token: the same token as accounts[0]'],
-    [{ accounts: [{ friendly_name: 'A', sid: 'AC1' }] }, 'f.json: accounts[0].sid: must be "AC" and 32 lower-case hex digits'],
+    [
+      { accounts: [{ friendly_name: 'A', token: 'a:b' }] },
+      'f.json: accounts[0].token: must be 1 to 128 visible ASCII characters',
+    ],
+    [
+      {
+        accounts: [
+          { friendly_name: 'A', token: 't' },
+          { friendly_name: 'B', token: 't' },
+        ],
+      },
+      'f.json: accounts[1].token: the same token as accounts[0]',
+    ],
+    [
+      { accounts: [{ friendly_name: 'A', sid: 'AC1' }] },
+      'f.json: accounts[0].sid: must be "AC" and 32 lower-case hex digits',
+    ],
   ])('%j → %s', (data, text) => fails(data, text));
 
   test('malformed JSON names the file', () => {

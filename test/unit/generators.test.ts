@@ -1,5 +1,13 @@
-import { makeAccountProfile, makeWorldContext, type AccountSpec } from '../../src/generators/account';
-import { CALL_DIRECTIONS, CALL_STATUSES, generateCall, callSortFields, recordingsOnCall } from '../../src/generators/call';
+import { DEFAULT_CLOCK } from '../../src/config';
+import { parseInstant } from '../../src/format/dates';
+import { type AccountSpec, makeAccountProfile, makeWorldContext } from '../../src/generators/account';
+import {
+  CALL_DIRECTIONS,
+  CALL_STATUSES,
+  callSortFields,
+  generateCall,
+  recordingsOnCall,
+} from '../../src/generators/call';
 import { generateRecording } from '../../src/generators/recording';
 import {
   CALLS_PER_BLOCK,
@@ -8,8 +16,6 @@ import {
   recordingCapacity,
 } from '../../src/generators/recording-layout';
 import { callStartSec } from '../../src/generators/timeline';
-import { DEFAULT_CLOCK } from '../../src/config';
-import { parseInstant } from '../../src/format/dates';
 import { World } from '../../src/store/world';
 
 const clockMs = parseInstant(DEFAULT_CLOCK) as number;
@@ -152,7 +158,10 @@ describe('call fields', () => {
   test('caller names are person names; durations have a long tail', () => {
     expect(calls.every((c) => /^[A-Z]/.test(c.callerName))).toBe(true);
     expect(new Set(calls.map((c) => c.callerName)).size).toBeGreaterThan(1000);
-    const talk = calls.filter((c) => c.duration > 0).map((c) => c.duration).sort((a, b) => a - b);
+    const talk = calls
+      .filter((c) => c.duration > 0)
+      .map((c) => c.duration)
+      .sort((a, b) => a - b);
     const median = talk[Math.floor(talk.length / 2)]!;
     expect(median).toBeGreaterThan(30);
     expect(median).toBeLessThan(200);

@@ -20,10 +20,14 @@ describe('countingSortPermutation', () => {
 
   test('agrees with a comparator sort on random columns', () => {
     fc.assert(
-      fc.property(fc.array(fc.nat({ max: 40 }), { maxLength: 300 }), fc.constantFrom('asc' as const, 'desc' as const), (keys, dir) => {
-        const perm = countingSortPermutation(Uint32Array.from(keys), Math.max(0, ...keys), dir);
-        expect(Array.from(perm)).toEqual(reference(keys, dir));
-      }),
+      fc.property(
+        fc.array(fc.nat({ max: 40 }), { maxLength: 300 }),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        (keys, dir) => {
+          const perm = countingSortPermutation(Uint32Array.from(keys), Math.max(0, ...keys), dir);
+          expect(Array.from(perm)).toEqual(reference(keys, dir));
+        },
+      ),
       { seed: 7, numRuns: 200 },
     );
   });
@@ -34,7 +38,10 @@ describe('ranks', () => {
     const values = ['b', 'B', '+1', '10', '9', 'a', 'B', 'Émile', 'zed'];
     const { keys, maxKey } = rankStrings(values);
     expect(maxKey).toBe(7);
-    const byRank = values.map((v, i) => [keys[i]!, v] as const).sort((x, y) => x[0] - y[0]).map(([, v]) => v);
+    const byRank = values
+      .map((v, i) => [keys[i]!, v] as const)
+      .sort((x, y) => x[0] - y[0])
+      .map(([, v]) => v);
     expect(byRank).toEqual(['+1', '10', '9', 'B', 'B', 'a', 'b', 'zed', 'Émile']);
   });
 

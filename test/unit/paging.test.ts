@@ -1,6 +1,16 @@
-import { pageWindow, type PageWindow } from '../../src/query/paging';
+import { type PageWindow, pageWindow } from '../../src/query/paging';
 
-type Row = [total: number, pageSize: number, page: number, count: number, numPages: number, start: number, end: number, hasNext: boolean, lastPage: number];
+type Row = [
+  total: number,
+  pageSize: number,
+  page: number,
+  count: number,
+  numPages: number,
+  start: number,
+  end: number,
+  hasNext: boolean,
+  lastPage: number,
+];
 
 // Production's arithmetic (behaviour.md worked values, Restcomm's endpoint tests).
 const production: Row[] = [
@@ -43,7 +53,14 @@ function check(profile: 'production' | 'documented', row: Row): void {
   const [total, pageSize, page, count, numPages, start, end, hasNext, lastPage] = row;
   const w = pageWindow(profile, total, page, pageSize) as PageWindow;
   expect('beyond' in w).toBe(false);
-  expect({ count: w.count, numPages: w.numPages, start: w.start, end: w.end, hasNext: w.hasNext, lastPage: w.lastPage }).toEqual({
+  expect({
+    count: w.count,
+    numPages: w.numPages,
+    start: w.start,
+    end: w.end,
+    hasNext: w.hasNext,
+    lastPage: w.lastPage,
+  }).toEqual({
     count,
     numPages,
     start,

@@ -8,11 +8,14 @@ describe('SidCodec', () => {
   const codec = new SidCodec(['s', 'AC1', 'call-sid']);
 
   test('decode(encode(i)) is i, for any index an account can hold', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 26 - 1 }), (i) => {
-      const hex = codec.encode(i);
-      expect(hex).toMatch(/^[0-9a-f]{32}$/);
-      expect(codec.decode(hex)).toBe(i);
-    }), { seed: 3, numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 26 - 1 }), (i) => {
+        const hex = codec.encode(i);
+        expect(hex).toMatch(/^[0-9a-f]{32}$/);
+        expect(codec.decode(hex)).toBe(i);
+      }),
+      { seed: 3, numRuns: 2000 },
+    );
   });
 
   test('neighbouring indexes look unrelated', () => {
@@ -23,10 +26,13 @@ describe('SidCodec', () => {
     expect(same).toBeLessThan(10);
   });
 
-  test('made-up hex, and another key\'s sids, fail the check', () => {
-    fc.assert(fc.property(fc.stringMatching(/^[0-9a-f]{32}$/), (hex) => {
-      expect(codec.decode(hex)).toBeUndefined();
-    }), { seed: 4, numRuns: 2000 });
+  test("made-up hex, and another key's sids, fail the check", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9a-f]{32}$/), (hex) => {
+        expect(codec.decode(hex)).toBeUndefined();
+      }),
+      { seed: 4, numRuns: 2000 },
+    );
     const other = new SidCodec(['s', 'AC2', 'call-sid']);
     expect(other.decode(codec.encode(5))).toBeUndefined();
     expect(codec.decode('not hex')).toBeUndefined();
@@ -38,8 +44,10 @@ describe('finding seeded records by sid', () => {
   const account = makeAccountProfile('s', { friendlyName: 'A', calls: 5000, recordings: 3000 }, 0);
 
   test('calls and recordings', () => {
-    for (const i of [0, 1, 4999]) expect(seededCallIndex(world, account, generateCall(world, account, i).sid, 5000)).toBe(i);
-    for (const j of [0, 2999]) expect(seededRecordingIndex(account, generateRecording(world, account, j).sid, 3000)).toBe(j);
+    for (const i of [0, 1, 4999])
+      expect(seededCallIndex(world, account, generateCall(world, account, i).sid, 5000)).toBe(i);
+    for (const j of [0, 2999])
+      expect(seededRecordingIndex(account, generateRecording(world, account, j).sid, 3000)).toBe(j);
   });
 
   test('beyond the count, or with another instance id, there is no such record', () => {

@@ -1,5 +1,5 @@
 import { messages } from '../../src/errors';
-import { CALL_SORT, RECORDING_SORT, parseSortBy } from '../../src/query/sort';
+import { CALL_SORT, parseSortBy, RECORDING_SORT } from '../../src/query/sort';
 
 describe('parseSortBy on the calls list', () => {
   test.each([
@@ -26,9 +26,7 @@ describe('parseSortBy on the calls list', () => {
     ['DateCreated:asc:x', messages.sortBadDirection],
     ['Foo:up', messages.sortBadDirection],
   ])('%s → 400 %s', (value, message) => {
-    expect(() => parseSortBy(value, CALL_SORT)).toThrow(
-      expect.objectContaining({ status: 400, message }) as Error,
-    );
+    expect(() => parseSortBy(value, CALL_SORT)).toThrow(expect.objectContaining({ status: 400, message }) as Error);
   });
 
   test.each(['date_created', 'Foo', 'from', 'DATECREATED:asc', 'CallSid'])(

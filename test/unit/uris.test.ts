@@ -1,11 +1,11 @@
 import {
   callSubresourceUri,
-  callUri,
   callsListUri,
+  callUri,
   pageUri,
   recordingFileUri,
-  recordingUri,
   recordingsListUri,
+  recordingUri,
 } from '../../src/format/uris';
 
 describe('URIs as production prints them', () => {
@@ -18,11 +18,17 @@ describe('URIs as production prints them', () => {
   test('item uris end in .json without /call', () => {
     expect(callUri('AC1', 'ID1-CA2')).toBe('/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json');
     expect(recordingUri('AC1', 'RE1')).toBe('/2012-04-24/Accounts/AC1/Recordings/RE1.json');
-    expect(callSubresourceUri('AC1', 'ID1-CA2', 'Notifications')).toBe('/2012-04-24/Accounts/AC1/Calls/ID1-CA2/Notifications.json');
-    expect(callSubresourceUri('AC1', 'ID1-CA2', 'Recordings')).toBe('/2012-04-24/Accounts/AC1/Calls/ID1-CA2/Recordings.json');
+    expect(callSubresourceUri('AC1', 'ID1-CA2', 'Notifications')).toBe(
+      '/2012-04-24/Accounts/AC1/Calls/ID1-CA2/Notifications.json',
+    );
+    expect(callSubresourceUri('AC1', 'ID1-CA2', 'Recordings')).toBe(
+      '/2012-04-24/Accounts/AC1/Calls/ID1-CA2/Recordings.json',
+    );
   });
   test('file_uri is absolute, under /call, ending in .wav', () => {
-    expect(recordingFileUri('https://x.test/base', 'AC1', 'RE1')).toBe('https://x.test/base/call/2012-04-24/Accounts/AC1/Recordings/RE1.wav');
+    expect(recordingFileUri('https://x.test/base', 'AC1', 'RE1')).toBe(
+      'https://x.test/base/call/2012-04-24/Accounts/AC1/Recordings/RE1.wav',
+    );
   });
   test('page links carry Page and PageSize, and AfterSid only when given', () => {
     expect(pageUri('/u', 0, 50)).toBe('/u?Page=0&PageSize=50');
