@@ -3,7 +3,7 @@ import { isoMillis, parseIsoMillis, parseRfc2822, rfc2822Date } from '../format/
 import { API_VERSION } from '../format/uris';
 import { CALL_DIRECTIONS, CALL_STATUSES, type CallRecord } from '../generators/call';
 import { insertedCallDefaults } from '../generators/inserted';
-import { asObject, checkKeys, Reader } from '../input/fields';
+import { type Reader, readerOf } from '../input/fields';
 import type { Account } from '../store/world';
 
 /** Fields an inserted call may give: the wire fields, and `price`, which sorts but never shows. */
@@ -31,25 +31,33 @@ const HEX32 = '[0-9a-f]{32}';
 const MAX_DURATION = 86_400 * 7;
 
 /**
+ * A reader of one inserted record's fields: only `fields`, none of the `derived` ones, and the
+ * account and version, when given, must be this account's and the API's.
+ */
+export function recordReader(
+  account: Account,
+  raw: unknown,
+  at: string,
+  fields: readonly string[],
+  derived: readonly string[],
+): Reader {
+  const r = readerOf(raw, at, fields, derived);
+  r.fixed('account_sid', account.profile.sid);
+  r.fixed('api_version', API_VERSION);
+  return r;
+}
+
+/**
  * The call an admin insert describes: the given fields, validated against the wire formats
  * (README, "Production quirks we copy"), and the rest generated (see `insertedCallDefaults`). Fields that depend on each
  * other must agree: `duration` is the whole seconds from `start_time` to `end_time`,
  * `date_created` is the start, `date_updated` the end's second, and a call that was not completed
- * lasted 0 s. Throws a ValidationError naming the field.
+ * lasted 0 s. `k` is the insert number, which keys the defaults. Throws a ValidationError naming the field.
  */
-export function callFromInput(
-  account: Account,
-  raw: unknown,
-  at: string,
-  insertNumber = account.calls.nextInsert,
-): CallRecord {
-  const body = asObject(raw, at);
-  checkKeys(body, at, CALL_FIELDS, DERIVED);
-  const r: Reader = new Reader(body, at);
-  r.fixed('account_sid', account.profile.sid);
-  r.fixed('api_version', API_VERSION);
+export function callFromInput(account: Account, raw: unknown, at: string, k = account.calls.nextInsert): CallRecord {
+  const r: Reader = recordReader(account, raw, at, CALL_FIELDS, DERIVED);
   r.fixed('price_unit', 'USD');
-  const call = insertedCallDefaults(account.context, account.profile, insertNumber);
+  const call = insertedCallDefaults(account.context, account.profile, k);
 
   const direction = r.oneOf('direction', CALL_DIRECTIONS);
   if (direction !== undefined && (direction === 'inbound') !== (call.direction === 'inbound')) {

@@ -1,6 +1,6 @@
 import { problems, ValidationError } from '../errors';
 import type { Delay, FaultSpec } from '../harness/faults';
-import { asObject, checkKeys, Reader } from '../input/fields';
+import { checkKeys, type Reader, readerOf } from '../input/fields';
 
 const FIELDS = [
   'path',
@@ -44,8 +44,7 @@ function readDelay(d: Reader): Delay {
  * @example parseFault({ path: '/call', status: 503 }) // { path: '/call', status: 503 }
  */
 export function parseFault(raw: unknown): FaultSpec {
-  const r: Reader = new Reader(asObject(raw, 'body'), 'body');
-  checkKeys(r.body, 'body', FIELDS);
+  const r: Reader = readerOf(raw, 'body', FIELDS);
   const spec: FaultSpec = {};
   const set = <K extends keyof FaultSpec>(key: K, value: FaultSpec[K] | undefined) => {
     if (value !== undefined) spec[key] = value;

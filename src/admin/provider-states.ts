@@ -1,5 +1,5 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
-import { asList, asObject, checkKeys, isObject, parseJson, Reader } from '../input/fields';
+import { asList, asObject, checkKeys, isObject, parseJson, readerOf } from '../input/fields';
 import { validateAccount } from '../store/fixtures';
 import type { Account, World } from '../store/world';
 import { callFromInput } from './call-input';
@@ -29,8 +29,7 @@ export function parseStates(text: string, source: string): Map<string, StateDef>
   const states = new Map<string, StateDef>();
   for (const [name, raw] of Object.entries(data['states'])) {
     const at = `${source}: states[${JSON.stringify(name)}]`;
-    const r = new Reader(asObject(raw, at), at);
-    checkKeys(r.body, at, STATE_FIELDS);
+    const r = readerOf(raw, at, STATE_FIELDS);
     const params = r.object('params')?.body ?? {};
     asObject(r.body['account'], `${at}.account`);
     const def: StateDef = { params, account: r.body['account'] };

@@ -1,10 +1,10 @@
 import { problems } from '../errors';
 import { javaDouble, parseRfc2822, rfc2822Date } from '../format/dates';
-import { API_VERSION } from '../format/uris';
 import { insertedRecordingDefaults } from '../generators/inserted';
 import type { RecordingRecord } from '../generators/recording';
-import { asObject, checkKeys, Reader } from '../input/fields';
+import type { Reader } from '../input/fields';
 import type { Account } from '../store/world';
+import { recordReader } from './call-input';
 
 export const RECORDING_FIELDS = [
   'sid',
@@ -27,14 +27,10 @@ export function recordingFromInput(
   account: Account,
   raw: unknown,
   at: string,
-  insertNumber = account.recordings.nextInsert,
+  k = account.recordings.nextInsert,
 ): RecordingRecord {
-  const body = asObject(raw, at);
-  checkKeys(body, at, RECORDING_FIELDS, DERIVED);
-  const r: Reader = new Reader(body, at);
-  r.fixed('account_sid', account.profile.sid);
-  r.fixed('api_version', API_VERSION);
-  const defaults = insertedRecordingDefaults(account.profile, insertNumber);
+  const r: Reader = recordReader(account, raw, at, RECORDING_FIELDS, DERIVED);
+  const defaults = insertedRecordingDefaults(account.profile, k);
 
   const callSid = r.string('call_sid');
   let callId: number | undefined;
@@ -74,7 +70,7 @@ export function recordingFromInput(
   const room = Math.min(createdSec - call.startSec, call.duration);
   let duration = Math.max(0.1, Math.round(room * defaults.share * 100000) / 100000);
   if (r.has('duration')) {
-    const v = body['duration'];
+    const v = r.body['duration'];
     const text = typeof v === 'number' ? String(v) : v;
     if (typeof text !== 'string' || !/^\d{1,7}(\.\d{1,5})?$/.test(text) || Number(text) <= 0) {
       r.fail('duration', problems.recordingDuration(v));

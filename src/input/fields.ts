@@ -31,6 +31,21 @@ export function checkKeys(body: Fields, at: string, allowed: readonly string[], 
 }
 
 /**
+ * A Reader over an object that may hold only the `allowed` fields (and none the emulator derives).
+ * @example readerOf({ calls: 3 }, 'body', ['calls']).integer('calls', 0, 9) // 3
+ */
+export function readerOf(
+  raw: unknown,
+  at: string,
+  allowed: readonly string[],
+  derived: readonly string[] = [],
+): Reader {
+  const body = asObject(raw, at);
+  checkKeys(body, at, allowed, derived);
+  return new Reader(body, at);
+}
+
+/**
  * An ISO 8601 instant with a zone, in ms since the epoch, or a ValidationError naming `at`.
  * @example instantAt('body.clock', '2025-06-01T12:00:00Z') // 1748779200000
  */

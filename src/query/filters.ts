@@ -1,10 +1,6 @@
 import { ApiError, messages } from '../errors';
 import type { RecordFilter } from '../store/table';
 
-/** The filter parameters of each list, as production reads them. */
-export const CALL_FILTERS = ['To', 'From', 'Status', 'ParentCallSid', 'ConferenceSid', 'StartTime', 'EndTime'] as const;
-export const RECORDING_FILTERS = ['CallSid', 'StartTime', 'EndTime'] as const;
-
 const DAY_MS = 86_400_000;
 
 /**
@@ -38,7 +34,7 @@ export function parseDay(name: string, value: string): number {
 }
 
 /** Fields a call filter reads, in store terms. */
-interface FilterableCall {
+export interface FilterableCall {
   to: string;
   from: string;
   status: string;
@@ -46,97 +42,76 @@ interface FilterableCall {
   endMs: number;
 }
 
+/** Fields a recording filter reads. */
+export interface FilterableRecording {
+  callSid: string;
+  createdSec: number;
+}
+
+/** Each filter parameter of a list: from its value (400 when bad) to a test of a record. */
+export type FilterDefs<R> = Readonly<Record<string, (value: string, name: string) => (record: R) => boolean>>;
+
+/** A LIKE pattern on one text field. */
+const like =
+  <R>(field: (r: R) => string, prefix = '') =>
+  (value: string) => {
+    const re = likePattern(`${prefix}${value}`);
+    return (r: R) => re.test(field(r));
+  };
+
+/** On or after the named day's midnight (UTC). */
+const fromDay =
+  <R>(sec: (r: R) => number) =>
+  (value: string, name: string) => {
+    const day = parseDay(name, value);
+    return (r: R) => sec(r) * 1000 >= day;
+  };
+
+/** By the end of the named day: before the next midnight, the whole day included. */
+const untilDayEnd =
+  <R>(ms: (r: R) => number) =>
+  (value: string, name: string) => {
+    const limit = parseDay(name, value) + DAY_MS;
+    return (r: R) => ms(r) <= limit;
+  };
+
 /**
  * Production's call filters (`CallDetailRecordFilter`): To and From match `'%' + value`
  * (a suffix, or more with the client's own `%`), Status matches as `LIKE`, StartTime keeps
  * calls starting on or after the day, EndTime those ending by the next midnight (the whole day
  * included). The generated calls have no parent and no conference, so ParentCallSid and
  * ConferenceSid, with any value, give an empty list.
- * @example callFilter(new Map([['From', '3021097%']])) // { key: 'From=3021097%', test: … }
  */
-export function callFilter(values: ReadonlyMap<string, string>): RecordFilter<FilterableCall> | null {
-  if (values.size === 0) return null;
-  const tests: ((c: FilterableCall) => boolean)[] = [];
-  const to = values.get('To');
-  if (to !== undefined)
-    tests.push(
-      (
-        (re) => (c) =>
-          re.test(c.to)
-      )(likePattern(`%${to}`)),
-    );
-  const from = values.get('From');
-  if (from !== undefined)
-    tests.push(
-      (
-        (re) => (c) =>
-          re.test(c.from)
-      )(likePattern(`%${from}`)),
-    );
-  const status = values.get('Status');
-  if (status !== undefined)
-    tests.push(
-      (
-        (re) => (c) =>
-          re.test(c.status)
-      )(likePattern(status)),
-    );
-  if (values.has('ParentCallSid') || values.has('ConferenceSid')) tests.push(() => false);
-  const start = values.get('StartTime');
-  if (start !== undefined)
-    tests.push(
-      (
-        (day) => (c) =>
-          c.startSec * 1000 >= day
-      )(parseDay('StartTime', start)),
-    );
-  const end = values.get('EndTime');
-  if (end !== undefined)
-    tests.push(
-      (
-        (limit) => (c) =>
-          c.endMs <= limit
-      )(parseDay('EndTime', end) + DAY_MS),
-    );
-  return { key: keyOf(values), test: (c) => tests.every((t) => t(c)) };
-}
+export const CALL_FILTERS: FilterDefs<FilterableCall> = {
+  To: like((c) => c.to, '%'),
+  From: like((c) => c.from, '%'),
+  Status: like((c) => c.status),
+  ParentCallSid: () => () => false,
+  ConferenceSid: () => () => false,
+  StartTime: fromDay((c) => c.startSec),
+  EndTime: untilDayEnd((c) => c.endMs),
+};
 
 /** Production's recording filters: CallSid as `LIKE`; StartTime and EndTime on `date_created`. */
-export function recordingFilter(
-  values: ReadonlyMap<string, string>,
-): RecordFilter<{ callSid: string; createdSec: number }> | null {
-  if (values.size === 0) return null;
-  const tests: ((r: { callSid: string; createdSec: number }) => boolean)[] = [];
-  const callSid = values.get('CallSid');
-  if (callSid !== undefined)
-    tests.push(
-      (
-        (re) => (r) =>
-          re.test(r.callSid)
-      )(likePattern(callSid)),
-    );
-  const start = values.get('StartTime');
-  if (start !== undefined)
-    tests.push(
-      (
-        (day) => (r) =>
-          r.createdSec * 1000 >= day
-      )(parseDay('StartTime', start)),
-    );
-  const end = values.get('EndTime');
-  if (end !== undefined)
-    tests.push(
-      (
-        (limit) => (r) =>
-          r.createdSec * 1000 <= limit
-      )(parseDay('EndTime', end) + DAY_MS),
-    );
-  return { key: keyOf(values), test: (r) => tests.every((t) => t(r)) };
-}
+export const RECORDING_FILTERS: FilterDefs<FilterableRecording> = {
+  CallSid: like((r) => r.callSid),
+  StartTime: fromDay((r) => r.createdSec),
+  EndTime: untilDayEnd((r) => r.createdSec * 1000),
+};
 
-function keyOf(values: ReadonlyMap<string, string>): string {
-  return [...values]
+/**
+ * The filter the given parameters make (each value checked now), or null when none is given.
+ * @example buildFilter(CALL_FILTERS, new Map([['From', '3021097%']])) // { key: 'From=3021097%', test: … }
+ */
+export function buildFilter<R>(defs: FilterDefs<R>, values: ReadonlyMap<string, string>): RecordFilter<R> | null {
+  if (values.size === 0) return null;
+  const tests = [...values].flatMap(([name, value]) => {
+    const def = Object.hasOwn(defs, name) ? defs[name] : undefined;
+    return def === undefined ? [] : [def(value, name)];
+  });
+  const key = [...values]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
+  return { key, test: (r) => tests.every((t) => t(r)) };
 }

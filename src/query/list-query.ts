@@ -1,28 +1,21 @@
 import { ApiError, messages } from '../errors';
-import type { StoreSort } from '../store/table';
-import { parseSortBy, type SortAttributes } from './sort';
+import type { RecordFilter, StoreSort } from '../store/table';
+import { buildFilter } from './filters';
+import type { ListSpec } from './lists';
+import { parseSortBy } from './sort';
 
 /** The largest value Java's `Integer.parseInt` accepts; production has no other bound. */
 const INT_MAX = 2147483647;
 
-export interface ListQuery<C extends string> {
+export interface ListQuery<C extends string, R> {
   page: number;
   pageSize: number;
   /** In store columns; null for the default order. */
   sort: StoreSort<C> | null;
+  /** What the filter parameters given keep; null when none is given. */
+  filter: RecordFilter<R> | null;
   /** Things production ignores or treats differently that the client relied on. */
   warnings: string[];
-  /** The first value of each filter parameter given, by name. */
-  filters: Map<string, string>;
-}
-
-export interface ListQueryOptions<C extends string> {
-  /** SortBy attributes of this list, and the store column of each. */
-  sort: SortAttributes<C>;
-  /** PageSize above this is a 400; undefined means no maximum, as in production. */
-  maxPageSize?: number | undefined;
-  /** Filter parameters of this list (case-sensitive names). */
-  filterNames?: readonly string[];
 }
 
 /** The parameters every list reads. Names are case-sensitive. */
@@ -71,35 +64,40 @@ export function parseNonNegativeInt(name: string, value: string): number {
 }
 
 /**
- * Page, PageSize and SortBy of a list request, validated.
- * @example parseListQuery('Page=2&PageSize=10&SortBy=From:desc', { sort: CALL_SORT })
- *   // { page: 2, pageSize: 10, sort: { column: 'from', direction: 'desc' }, warnings: [], filters: Map {} }
+ * Page, PageSize, SortBy and the filters of a list request, validated. `maxPageSize` (undefined:
+ * none, as in production) makes a larger PageSize a 400.
+ * @example parseListQuery('Page=2&PageSize=10&SortBy=From:desc', CALL_LIST)
+ *   // { page: 2, pageSize: 10, sort: { column: 'from', direction: 'desc' }, filter: null, warnings: [] }
  */
-export function parseListQuery<C extends string>(rawQuery: string, options: ListQueryOptions<C>): ListQuery<C> {
-  const filterNames = options.filterNames ?? [];
+export function parseListQuery<C extends string, R>(
+  rawQuery: string,
+  list: ListSpec<C, R>,
+  maxPageSize?: number,
+): ListQuery<C, R> {
+  const filterNames = Object.keys(list.filters);
   const { values, warnings } = firstValues(rawQuery, [...PAGING, ...filterNames]);
   const rawPage = values.get('Page');
   const rawPageSize = values.get('PageSize');
   const page = rawPage === undefined ? 0 : parseNonNegativeInt('Page', rawPage);
   const pageSize = rawPageSize === undefined ? 50 : parseNonNegativeInt('PageSize', rawPageSize);
   if (pageSize === 0) throw new ApiError(400, messages.pageSizeZero);
-  if (options.maxPageSize !== undefined && pageSize > options.maxPageSize) {
-    throw new ApiError(400, messages.pageSizeTooLarge(pageSize, options.maxPageSize));
+  if (maxPageSize !== undefined && pageSize > maxPageSize) {
+    throw new ApiError(400, messages.pageSizeTooLarge(pageSize, maxPageSize));
   }
   let sort: StoreSort<C> | null = null;
   const rawSort = values.get('SortBy');
   if (rawSort !== undefined) {
-    const parsed = parseSortBy(rawSort, options.sort);
+    const parsed = parseSortBy(rawSort, list.sort);
     sort = parsed.sort;
     if (parsed.warning !== undefined) warnings.push(parsed.warning);
   }
   if (values.has('AfterSid')) {
     warnings.push(messages.afterSidIgnored);
   }
-  const filters = new Map<string, string>();
+  const given = new Map<string, string>();
   for (const name of filterNames) {
     const v = values.get(name);
-    if (v !== undefined) filters.set(name, v);
+    if (v !== undefined) given.set(name, v);
   }
-  return { page, pageSize, sort, warnings, filters };
+  return { page, pageSize, sort, filter: buildFilter(list.filters, given), warnings };
 }

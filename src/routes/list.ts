@@ -2,13 +2,14 @@ import type { Request, RequestHandler } from 'express';
 import { authedAccount } from '../auth';
 import type { RenderCache } from '../cache/render-cache';
 import { ApiError, messages } from '../errors';
-import { envelope, type ListKey } from '../format/envelope';
+import { envelope } from '../format/envelope';
+import type { ListWire } from '../format/list-wire';
 import { exchangeOf } from '../http/exchange';
 import { parseListQuery } from '../query/list-query';
+import type { ListSpec } from '../query/lists';
 import { type PageWindow, type PagingProfile, pageWindow } from '../query/paging';
-import type { SortAttributes } from '../query/sort';
 import type { Order } from '../store/order';
-import type { RecordFilter, TableView } from '../store/table';
+import type { TableView } from '../store/table';
 import type { Account } from '../store/world';
 import { STREAM_THRESHOLD, sendBuilt, streamPage } from './send-page';
 
@@ -22,17 +23,20 @@ export interface ListSettings {
   strict: boolean;
 }
 
-/** One list resource (calls or recordings), as the generic handler sees it. */
+/** One list resource (calls or recordings): its wire shape, its parameters, its table. */
 export interface ListResource<C extends string, R extends { sid: string }> {
-  key: ListKey;
-  /** SortBy's attributes and the store column each sorts by. */
-  sort: SortAttributes<C>;
-  filterNames: readonly string[];
-  /** The filter the parameters describe (400 on a bad value), or null for none. */
-  filter(values: ReadonlyMap<string, string>): RecordFilter<R> | null;
+  wire: ListWire<R>;
+  query: ListSpec<C, R>;
   table(account: Account): TableView<R, C>;
-  listUri(accountSid: string): string;
-  render(record: R, accountSid: string, settings: ListSettings): string;
+}
+
+/** A list resource, its types read off its parts. */
+export function listResource<C extends string, R extends { sid: string }>(
+  wire: ListWire<R>,
+  query: ListSpec<C, R>,
+  table: (account: Account) => TableView<R, C>,
+): ListResource<C, R> {
+  return { wire, query, table };
 }
 
 /** One page of a list, worked out: what to send, and the warnings the request earned. */
@@ -67,19 +71,14 @@ function listPage<C extends string, R extends { sid: string }>(
   account: Account,
   rawQuery: string,
 ): Page<R> {
-  const query = parseListQuery(rawQuery, {
-    sort: resource.sort,
-    maxPageSize: settings.maxPageSize ?? undefined,
-    filterNames: resource.filterNames,
-  });
-  const filter = resource.filter(query.filters);
+  const query = parseListQuery(rawQuery, resource.query, settings.maxPageSize ?? undefined);
   const table = resource.table(account);
   // total, num_pages and the pages count the filtered list, as production's count query does.
-  const order = filter === null ? table.order(query.sort) : table.filteredOrder(query.sort, filter);
+  const order = query.filter === null ? table.order(query.sort) : table.filteredOrder(query.sort, query.filter);
   const window = pageWindow(settings.paging, order.length, query.page, query.pageSize);
   if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
   const lastSid = window.hasNext ? table.get(order.at(window.offset + window.count - 1)).sid : undefined;
-  const { head, tail } = envelope(resource.key, window, resource.listUri(account.profile.sid), lastSid);
+  const { head, tail } = envelope(resource.wire.key, window, resource.wire.uri(account.profile.sid), lastSid);
   return { window, order, table, head, tail, warnings: query.warnings.map(headerSafe) };
 }
 
@@ -99,7 +98,7 @@ export function listHandler<C extends string, R extends { sid: string }>(
     for (const w of warnings) res.append('X-Emulator-Warning', w);
     exchange.warnings = warnings;
     const sid = account.profile.sid;
-    const render = (id: number) => resource.render(table.get(id), sid, settings);
+    const render = (id: number) => resource.wire.item(table.get(id), sid, settings.publicUrl);
     if (window.count > STREAM_THRESHOLD) {
       // A huge page would flush the caches for one reader: it is rendered and streamed as is.
       await streamPage(res, head, tail, window.count, (k) => render(order.at(window.offset + k)));

@@ -52,7 +52,7 @@ export function mountRecords(app: Express, auth: RequestHandler[], settings: Lis
     requireJson(req);
     const account = authedAccount(res);
     const call = account.calls.get(callOf(req, account));
-    const query = parseListQuery(exchangeOf(req).query, { sort: {}, maxPageSize: settings.maxPageSize ?? undefined });
+    const query = parseListQuery(exchangeOf(req).query, { sort: {}, filters: {} }, settings.maxPageSize ?? undefined);
     const window = pageWindow(settings.paging, 0, query.page, query.pageSize);
     if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
     const { head, tail } = envelope(

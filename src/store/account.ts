@@ -2,10 +2,10 @@ import type { AccountProfile, AccountSpec, WorldContext } from '../generators/ac
 import type { CallRecord } from '../generators/call';
 import type { RecordingRecord } from '../generators/recording';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
-import { type CallColumn, CallTable } from './calls';
+import { CALL_KIND, type CallColumn } from './calls';
 import { INSERT_BASE } from './overlay';
-import { type RecordingColumn, RecordingTable } from './recordings';
-import type { Created, TableView } from './table';
+import { RECORDING_KIND, type RecordingColumn } from './recordings';
+import { type Created, Table, type TableView } from './table';
 
 export type CallsView = TableView<CallRecord, CallColumn | Created>;
 export type RecordingsView = TableView<RecordingRecord, RecordingColumn | Created>;
@@ -24,16 +24,16 @@ export interface Account {
 
 /** An account with its writable tables; only the World holds these. */
 export class AccountStore implements Account {
-  readonly calls: CallTable;
-  readonly recordings: RecordingTable;
+  readonly calls: Table<CallRecord, CallColumn>;
+  readonly recordings: Table<RecordingRecord, RecordingColumn>;
 
   constructor(
     readonly context: WorldContext,
     readonly profile: AccountProfile,
     readonly spec: AccountSpec,
   ) {
-    this.calls = new CallTable(context, profile, spec.calls);
-    this.recordings = new RecordingTable(context, profile, spec.recordings);
+    this.calls = new Table(CALL_KIND, context, profile, spec.calls);
+    this.recordings = new Table(RECORDING_KIND, context, profile, spec.recordings);
   }
 
   /** Back to the seeded records: writes dropped, sort orders of the seeded records kept. */

@@ -1,7 +1,7 @@
 import { problems, ValidationError } from '../errors';
 import type { AccountSpec } from '../generators/account';
 import { recordingCapacity } from '../generators/recording-layout';
-import { asObject, checkKeys, isObject, parseJson, Reader } from '../input/fields';
+import { isObject, parseJson, type Reader, readerOf } from '../input/fields';
 
 /** The most calls one account may have: orders are Uint32Array permutations, 4 bytes a call. */
 export const MAX_CALLS = 50_000_000;
@@ -40,8 +40,7 @@ export function validateFixtures(data: unknown, source: string): AccountSpec[] {
 
 /** One account of a fixture (or of an admin request); `at` prefixes messages, e.g. `f.json: accounts[2]`. */
 export function validateAccount(raw: unknown, at: string): AccountSpec {
-  const r: Reader = new Reader(asObject(raw, at), at);
-  checkKeys(r.body, at, ACCOUNT_FIELDS);
+  const r: Reader = readerOf(raw, at, ACCOUNT_FIELDS);
   const name = r.body['friendly_name'];
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200)
     r.fail('friendly_name', problems.friendlyName);

@@ -1,3 +1,4 @@
+import type { AccountProfile, WorldContext } from '../generators/account';
 import {
   type Column,
   countingSortPermutation,
@@ -53,6 +54,19 @@ export interface TableView<R, C extends string> {
   insertedRecords(): R[];
 }
 
+/**
+ * What makes one kind of list: how a seeded record is made and found by sid, how each column
+ * reads a record (`created`, in seconds, is also every order's tie-break), and how the key
+ * columns of the seeded records are built (once, in one pass, when first sorted by).
+ */
+export interface TableKind<R, C extends string> {
+  record(world: WorldContext, account: AccountProfile, index: number): R;
+  /** The seeded index a sid stands for, if any (below `count`). */
+  index(world: WorldContext, account: AccountProfile, sid: string, count: number): number | undefined;
+  values: Record<C, (record: R) => string | number> & { created: (record: R) => number };
+  columns(world: WorldContext, account: AccountProfile, count: number): Record<C, Column>;
+}
+
 const MAX_FILTERED = 32;
 const sortKey = (sort: StoreSort<string> | null): string =>
   sort === null ? 'default' : `${sort.column}:${sort.direction}`;
@@ -60,13 +74,13 @@ const sortKey = (sort: StoreSort<string> | null): string =>
 /**
  * One list of one account: seeded records made on read, plus admin writes in an overlay.
  *
- * Subclasses say how a seeded record is made and found by sid, and how each column reads a
+ * Its kind says how a seeded record is made and found by sid, and how each column reads a
  * record; this class builds every order from that. Seeded orders: `created` is the index order
  * itself (creation time falls as the index grows); any other column is a stable counting sort of
  * its key column, ties by index, which is production's tie-break (`date_created` descending).
  * An account with writes merges its inserts into those orders with the same comparison.
  */
-export abstract class Table<R extends { sid: string }, C extends string> implements TableView<R, C | Created> {
+export class Table<R extends { sid: string }, C extends string> implements TableView<R, C | Created> {
   readonly id = newTableId();
   private readonly overlay = new Overlay<R>();
   private columns: Record<C, Column> | null = null;
@@ -76,17 +90,12 @@ export abstract class Table<R extends { sid: string }, C extends string> impleme
   private readonly filtered = new Map<string, Uint32Array>();
 
   /** @param seeded how many records the seed makes */
-  constructor(readonly seeded: number) {}
-
-  protected abstract seededRecord(index: number): R;
-  /** The seeded index a sid stands for, if any (below `seeded`). */
-  protected abstract seededIndex(sid: string): number | undefined;
-  /** A record's creation time in seconds: the `created` column and every tie-break. */
-  protected abstract createdSec(record: R): number;
-  /** How each column other than `created` reads a record, for comparisons. */
-  protected abstract readonly values: Record<C, (record: R) => string | number>;
-  /** The key columns of the seeded records, built in one pass when first sorted by. */
-  protected abstract buildColumns(): Record<C, Column>;
+  constructor(
+    private readonly kind: TableKind<R, C>,
+    private readonly world: WorldContext,
+    private readonly account: AccountProfile,
+    readonly seeded: number,
+  ) {}
 
   get count(): number {
     return this.seeded - this.overlay.deleted.size + this.overlay.inserted.size;
@@ -97,11 +106,11 @@ export abstract class Table<R extends { sid: string }, C extends string> impleme
   }
 
   get(id: number): R {
-    return id >= INSERT_BASE ? (this.overlay.inserted.get(id) as R) : this.seededRecord(id);
+    return id >= INSERT_BASE ? (this.overlay.inserted.get(id) as R) : this.kind.record(this.world, this.account, id);
   }
 
   find(sid: string): number | undefined {
-    const i = this.seededIndex(sid);
+    const i = this.kind.index(this.world, this.account, sid, this.seeded);
     if (i !== undefined) return this.overlay.deleted.has(i) ? undefined : i;
     return this.overlay.insertedId(sid);
   }
@@ -191,7 +200,7 @@ export abstract class Table<R extends { sid: string }, C extends string> impleme
     const key = sortKey(sort);
     let perm = this.seededOrders.get(key);
     if (perm === undefined) {
-      this.columns ??= this.buildColumns();
+      this.columns ??= this.kind.columns(this.world, this.account, this.seeded);
       const column = this.columns[sort.column as C];
       perm = countingSortPermutation(column.keys, column.maxKey, sort.direction);
       this.seededOrders.set(key, perm);
@@ -204,12 +213,14 @@ export abstract class Table<R extends { sid: string }, C extends string> impleme
    * follow. Production's ORDER BY, then `date_created` descending, then sid for a total order.
    */
   private comparator(sort: StoreSort<C | Created> | null): (a: R, b: R) => number {
+    const { values } = this.kind;
+    const created = values.created;
     const bySid = (a: R, b: R) => (a.sid < b.sid ? -1 : a.sid > b.sid ? 1 : 0);
-    const newest = (a: R, b: R) => this.createdSec(b) - this.createdSec(a) || bySid(a, b);
+    const newest = (a: R, b: R) => created(b) - created(a) || bySid(a, b);
     if (sort === null) return newest;
     const sign = sort.direction === 'asc' ? 1 : -1;
-    if (sort.column === 'created') return (a, b) => sign * (this.createdSec(a) - this.createdSec(b)) || bySid(a, b);
-    const value = this.values[sort.column as C];
+    if (sort.column === 'created') return (a, b) => sign * (created(a) - created(b)) || bySid(a, b);
+    const value = values[sort.column as C];
     return (a, b) => {
       const x = value(a);
       const y = value(b);

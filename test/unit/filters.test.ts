@@ -1,5 +1,8 @@
 import { messages } from '../../src/errors';
-import { callFilter, likePattern, parseDay, recordingFilter } from '../../src/query/filters';
+import { buildFilter, CALL_FILTERS, likePattern, parseDay, RECORDING_FILTERS } from '../../src/query/filters';
+
+const callFilter = (values: Map<string, string>) => buildFilter(CALL_FILTERS, values);
+const recordingFilter = (values: Map<string, string>) => buildFilter(RECORDING_FILTERS, values);
 
 describe('likePattern (SQL LIKE, as production hands values to the database)', () => {
   test.each([

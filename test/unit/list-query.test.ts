@@ -1,14 +1,14 @@
 import { messages } from '../../src/errors';
 import { parseListQuery } from '../../src/query/list-query';
-import { CALL_SORT } from '../../src/query/sort';
+import { CALL_LIST } from '../../src/query/lists';
 
-const parse = (q: string, maxPageSize?: number) => parseListQuery(q, { sort: CALL_SORT, maxPageSize });
+const parse = (q: string, maxPageSize?: number) => parseListQuery(q, CALL_LIST, maxPageSize);
 const fails = (q: string, message: string, maxPageSize?: number) =>
   expect(() => parse(q, maxPageSize)).toThrow(expect.objectContaining({ status: 400, message }) as Error);
 
 describe('parseListQuery', () => {
   test('defaults: Page 0, PageSize 50, default order', () => {
-    expect(parse('')).toEqual({ page: 0, pageSize: 50, sort: null, warnings: [], filters: new Map() });
+    expect(parse('')).toEqual({ page: 0, pageSize: 50, sort: null, filter: null, warnings: [] });
   });
 
   test.each([
@@ -68,5 +68,14 @@ describe('parseListQuery', () => {
   test('percent-encoded values are decoded and malformed escapes do not throw', () => {
     expect(parse('SortBy=From%3Adesc').sort).toEqual({ column: 'from', direction: 'desc' });
     fails('Page=%ZZ', messages.notInteger('Page', '%ZZ'));
+  });
+
+  test("filters of the list are read (first value wins) and built; a bad value is a 400; other lists' are not filters", () => {
+    const q = parse('From=%25302&Status=busy&From=9&CallSid=x');
+    expect(q.filter?.key).toBe('From=%302&Status=busy');
+    expect(q.filter?.test({ to: '', from: '+15550302', status: 'busy', startSec: 0, endMs: 0 })).toBe(true);
+    expect(q.filter?.test({ to: '', from: '+15550302', status: 'completed', startSec: 0, endMs: 0 })).toBe(false);
+    fails('StartTime=yesterday', messages.badDay('StartTime', 'yesterday'));
+    expect(parse('CallSid=x').filter).toBeNull();
   });
 });

@@ -1,0 +1,13 @@
+import { CALL_FILTERS, type FilterDefs, RECORDING_FILTERS } from './filters';
+import { CALL_SORT, RECORDING_SORT, type SortAttributes } from './sort';
+
+/** The parameters one list reads besides Page and PageSize: its SortBy attributes and its filters. */
+export interface ListSpec<C extends string, R> {
+  sort: SortAttributes<C>;
+  filters: FilterDefs<R>;
+}
+
+/** The calls list: seven SortBy attributes, production's seven filters. */
+export const CALL_LIST = { sort: CALL_SORT, filters: CALL_FILTERS };
+/** The recordings list: three SortBy attributes, three filters. */
+export const RECORDING_LIST = { sort: RECORDING_SORT, filters: RECORDING_FILTERS };

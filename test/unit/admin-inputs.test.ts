@@ -1,0 +1,153 @@
+import { CALL_FIELDS, callAsInput, callFromInput } from '../../src/admin/call-input';
+import { parseFault } from '../../src/admin/fault-input';
+import { recordingAsInput, recordingFromInput } from '../../src/admin/recording-input';
+import { DEFAULT_CLOCK } from '../../src/config';
+import { problems, ValidationError } from '../../src/errors';
+import { isoMillis, parseInstant, rfc2822Date } from '../../src/format/dates';
+import { type Account, World } from '../../src/store/world';
+
+const clockMs = parseInstant(DEFAULT_CLOCK) as number;
+const world = () => new World({ seed: 'unit', clockMs, accounts: [{ friendlyName: 'A', calls: 40, recordings: 20 }] });
+const first = (w: World): Account => w.accounts()[0] as Account;
+const fails = (fn: () => unknown, path: string, problem: string) =>
+  expect(fn).toThrow(new ValidationError(path, problem));
+
+describe('callFromInput: given fields kept, the rest generated to fit', () => {
+  const a = first(world());
+  const start = Date.UTC(2025, 4, 17, 10) / 1000;
+
+  test('the same insert number gives the same defaults; another gives others', () => {
+    expect(callFromInput(a, {}, 'body', 0)).toEqual(callFromInput(a, {}, 'body', 0));
+    expect(callFromInput(a, {}, 'body', 1).sid).not.toBe(callFromInput(a, {}, 'body', 0).sid);
+  });
+
+  test.each([
+    [
+      { date_created: rfc2822Date(start), duration: 7, status: 'completed' },
+      { startSec: start, duration: 7 },
+    ],
+    [{ start_time: isoMillis(start * 1000), end_time: isoMillis((start + 90) * 1000 + 250) }, { duration: 90 }],
+    [
+      { status: 'busy', date_created: rfc2822Date(start) },
+      { status: 'busy', duration: 0, priceInt: 0 },
+    ],
+    [{ price: 3.9 }, { priceInt: 3 }],
+    [
+      { direction: 'inbound', from: 'alice' },
+      { direction: 'inbound', from: 'alice' },
+    ],
+  ])('%j → %j', (input, expected) => {
+    const call = callFromInput(a, input, 'body', 0);
+    expect(call).toMatchObject(expected);
+    expect(Math.floor((call.endMs - call.startSec * 1000) / 1000)).toBe(call.duration);
+  });
+
+  test.each([
+    [{ uri: '/x' }, 'body.uri', problems.derived],
+    [{ account_sid: 'AC0' }, 'body.account_sid', problems.fixed(a.profile.sid, 'AC0')],
+    [
+      { status: 'done' },
+      'body.status',
+      problems.oneOf(['completed', 'no-answer', 'busy', 'failed', 'canceled'], 'done'),
+    ],
+    [{ start_time: '2025-05-17T10:00:00.500Z' }, 'body.start_time', problems.startTime('2025-05-17T10:00:00.500Z')],
+    [
+      { date_created: 'Sat, 17 May 2025 10:00:00 +0100' },
+      'body.date_created',
+      problems.callCreated('Sat, 17 May 2025 10:00:00 +0100'),
+    ],
+    [{ duration: 5, status: 'failed' }, 'body.duration', problems.zeroDuration('failed', 5)],
+    [{ sid: a.calls.get(0).sid }, 'body.sid', problems.taken(a.calls.get(0).sid)],
+  ])('%j → ValidationError at %s', (input, path, problem) => {
+    fails(() => callFromInput(a, input, 'body'), path, problem);
+  });
+
+  test('an unknown field names the fields a call may have', () => {
+    fails(() => callFromInput(a, { colour: 'red' }, 'body'), 'body.colour', problems.unknownField(CALL_FIELDS));
+  });
+
+  test('callAsInput reads back to the same call (a state export round trip)', () => {
+    const call = callFromInput(a, { duration: 42, caller_name: 'Zed' }, 'body', 3);
+    expect(callFromInput(a, callAsInput(call), 'x', 3)).toEqual(call);
+  });
+});
+
+describe('recordingFromInput: inside its call', () => {
+  const w = world();
+  const a = first(w);
+  // The call of the first seeded recording: an answered call.
+  const answered = a.calls.get(a.calls.find(a.recordings.get(0).callSid)!);
+
+  test('defaults to the newest answered call, and lies inside it', () => {
+    const rec = recordingFromInput(a, {}, 'body', 0);
+    const call = a.calls.get(a.calls.find(rec.callSid)!);
+    expect(call.duration).toBeGreaterThan(0);
+    expect(rec.createdSec).toBeGreaterThan(call.startSec);
+    expect(rec.createdSec * 1000).toBeLessThanOrEqual(call.endMs);
+    expect(rec.duration).toBeLessThanOrEqual(call.duration);
+  });
+
+  test.each([
+    [{ call_sid: 'nope' }, 'body.call_sid', problems.noCallInAccount('nope', a.profile.sid)],
+    [{ sid: 'RE1' }, 'body.sid', problems.string(problems.recordingSid, 'RE1')],
+    [{ duration: -1 }, 'body.duration', problems.recordingDuration(-1)],
+    [
+      { call_sid: answered.sid, date_created: rfc2822Date(answered.startSec) },
+      'body.date_created',
+      problems.insideCall(answered.sid, rfc2822Date(answered.startSec), rfc2822Date(Math.floor(answered.endMs / 1000))),
+    ],
+  ])('%j → ValidationError at %s', (input, path, problem) => {
+    fails(() => recordingFromInput(a, input, 'body'), path, problem);
+  });
+
+  test('recordingAsInput reads back to the same recording', () => {
+    const rec = recordingFromInput(a, { call_sid: answered.sid }, 'body', 2);
+    expect(recordingFromInput(a, recordingAsInput(rec), 'x', 2)).toEqual(rec);
+  });
+});
+
+describe('parseFault', () => {
+  test.each([
+    [
+      { path: '/call', status: 503 },
+      { path: '/call', status: 503 },
+    ],
+    [
+      { delay_ms: 10, fault: 'connection_reset', times: 2 },
+      { delay_ms: 10, fault: 'connection_reset', times: 2 },
+    ],
+    [{ delay: { distribution: 'uniform', max_ms: 9 } }, { delay: { distribution: 'uniform', min_ms: 0, max_ms: 9 } }],
+    [
+      { delay: { distribution: 'lognormal', median_ms: 5 } },
+      { delay: { distribution: 'lognormal', median_ms: 5, sigma: 0.5 } },
+    ],
+    [
+      { rate_limit: { limit: 2, window_s: 1 }, probability: 0.5 },
+      { rate_limit: { limit: 2, window_s: 1 }, probability: 0.5 },
+    ],
+  ])('%j is kept as %j', (input, spec) => {
+    expect(parseFault(input)).toEqual(spec);
+  });
+
+  test.each([
+    [{}, 'body', problems.needsEffect],
+    [{ status: 500, fault: 'empty_response' }, 'body', problems.excludeEachOther('status, fault and rate_limit')],
+    [
+      { delay_ms: 1, delay: { distribution: 'uniform', max_ms: 2 } },
+      'body',
+      problems.excludeEachOther('delay_ms and delay'),
+    ],
+    [{ delay_ms: 1, body: 'x' }, 'body.body', problems.goesWith('status')],
+    [{ status: 700 }, 'body.status', problems.intRange(200, 599, 700)],
+    [{ path: 'call', status: 500 }, 'body.path', problems.string(problems.path, 'call')],
+    [
+      { delay: { distribution: 'pareto' } },
+      'body.delay.distribution',
+      problems.oneOf(['uniform', 'lognormal'], 'pareto'),
+    ],
+    [{ delay: { distribution: 'uniform' } }, 'body.delay.max_ms', problems.needed],
+    [{ rate_limit: { limit: 1 } }, 'body.rate_limit.window_s', problems.needed],
+  ])('%j → ValidationError at %s', (input, path, problem) => {
+    fails(() => parseFault(input), path, problem);
+  });
+});

@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { permutationOrder } from '../../src/store/order';
+import { INSERT_BASE, mergeOrder, Overlay } from '../../src/store/overlay';
+import { type Account, World } from '../../src/store/world';
+
+describe('mergeOrder', () => {
+  test.each([
+    // base, deleted, inserted, expected (ids compare by value)
+    [[0, 2, 4], [], [3], [0, 2, 3, 4]],
+    [[0, 2, 4], [2], [1, 5], [0, 1, 4, 5]],
+    [
+      [0, 2, 4],
+      [0, 2, 4],
+      [7, 6],
+      [6, 7],
+    ],
+    [[], [], [], []],
+  ])('%j without %j, with %j → %j', (base, deleted, inserted, expected) => {
+    const merged = mergeOrder(permutationOrder(Uint32Array.from(base)), new Set(deleted), inserted, (a, b) => a - b);
+    expect(Array.from(merged)).toEqual(expected);
+  });
+
+  test('equals sorting everything that is left, on random writes', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat({ max: 199 }), { maxLength: 60 }),
+        fc.uniqueArray(fc.integer({ min: 300, max: 400 }), { maxLength: 20 }),
+        (deleted, inserted) => {
+          const cmp = (a: number, b: number) => (a % 37) - (b % 37) || a - b;
+          const base = Array.from({ length: 200 }, (_, i) => i).sort(cmp);
+          const merged = mergeOrder(permutationOrder(Uint32Array.from(base)), new Set(deleted), inserted, cmp);
+          const expected = [...base.filter((i) => !deleted.includes(i)), ...inserted].sort(cmp);
+          expect(Array.from(merged)).toEqual(expected);
+        },
+      ),
+      { seed: 11, numRuns: 100 },
+    );
+  });
+});
+
+describe('Overlay', () => {
+  test('inserted ids count up from INSERT_BASE and are found by sid; removal and clear', () => {
+    const o = new Overlay<{ sid: string }>();
+    expect(o.insert({ sid: 'a' })).toBe(INSERT_BASE);
+    expect(o.insert({ sid: 'b' })).toBe(INSERT_BASE + 1);
+    expect(o.insertedId('b')).toBe(INSERT_BASE + 1);
+    o.remove(INSERT_BASE);
+    o.remove(5);
+    expect([o.insertedId('a'), [...o.deleted], o.nextInsert, o.empty]).toEqual([undefined, [5], 2, false]);
+    o.clear();
+    expect([o.insertedId('b'), o.nextInsert, o.empty]).toEqual([undefined, 0, true]);
+  });
+});
+
+describe('tables through the World, the only writer', () => {
+  const make = () =>
+    new World({
+      seed: 'tbl',
+      clockMs: Date.UTC(2025, 5, 1),
+      accounts: [{ friendlyName: 'T', calls: 64, recordings: 40 }],
+    });
+  const account = (w: World) => w.accounts()[0] as Account;
+  const sids = (a: Account, column: 'created' | 'from' | 'duration' | null, direction: 'asc' | 'desc' = 'asc') => {
+    const order = a.calls.order(column === null ? null : { column, direction });
+    return Array.from({ length: order.length }, (_, p) => a.calls.get(order.at(p)).sid);
+  };
+
+  test('the default order is the index order; created:asc its reverse', () => {
+    const a = account(make());
+    expect(sids(a, null)).toEqual(Array.from({ length: 64 }, (_, i) => a.calls.get(i).sid));
+    expect(sids(a, 'created', 'asc')).toEqual([...sids(a, null)].reverse());
+    const order = a.calls.order(null);
+    expect(Array.from({ length: order.length }, (_, p) => order.at(p))).toEqual(
+      Array.from({ length: 64 }, (_, i) => i),
+    );
+  });
+
+  test('a write bumps the version; orders and counts follow inserts and deletions, in every column', () => {
+    const w = make();
+    const a = account(w);
+    const v = w.version;
+    const donor = make();
+    const extra = { ...account(donor).calls.get(10), sid: `ID${'1'.repeat(32)}-CA${'2'.repeat(32)}` };
+    w.insertCalls(a, [extra]);
+    w.deleteCall(a, 3);
+    expect(w.version).toBeGreaterThan(v);
+    expect(a.calls.count).toBe(64);
+    for (const column of ['created', 'from', 'duration'] as const) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const order = sids(a, column, direction);
+        expect(order).toContain(extra.sid);
+        expect(order).not.toContain(a.calls.get(3).sid);
+        expect(new Set(order).size).toBe(64);
+      }
+    }
+    expect(a.calls.find(extra.sid)).toBe(INSERT_BASE);
+    w.resetAccount(a);
+    expect([a.calls.count, a.calls.find(extra.sid)]).toEqual([64, undefined]);
+  });
+
+  test('deleting a call deletes its recordings', () => {
+    const w = make();
+    const a = account(w);
+    const callId = a.calls.find(a.recordings.get(0).callSid) as number;
+    const before = a.recordingsOfCall(callId).length;
+    expect(before).toBeGreaterThan(0);
+    expect(w.deleteCall(a, callId)).toBe(before);
+    expect(a.recordings.count).toBe(40 - before);
+  });
+
+  test('outside the store a table is read-only: its view has no write methods (checked by tsc)', () => {
+    const a = account(make());
+    const writes = (view: Account['calls']) => [
+      // @ts-expect-error: writes go through the World
+      view.insert,
+      // @ts-expect-error: writes go through the World
+      view.remove,
+      // @ts-expect-error: writes go through the World
+      view.clearWrites,
+    ];
+    expect(writes(a.calls)).toHaveLength(3);
+  });
+
+  test('an account that left the world cannot be written', () => {
+    const w = make();
+    const a = account(w);
+    w.deleteAccount(a.profile.sid);
+    expect(() => w.resetAccount(a)).toThrow(/not in this world/);
+  });
+});
