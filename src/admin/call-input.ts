@@ -47,18 +47,8 @@ export function recordReader(
   return r;
 }
 
-/**
- * The call an admin insert describes: the given fields, validated against the wire formats
- * (README, "Production quirks we copy"), and the rest generated (see `insertedCallDefaults`). Fields that depend on each
- * other must agree: `duration` is the whole seconds from `start_time` to `end_time`,
- * `date_created` is the start, `date_updated` the end's second, and a call that was not completed
- * lasted 0 s. `k` is the insert number, which keys the defaults. Throws a ValidationError naming the field.
- */
-export function callFromInput(account: Account, raw: unknown, at: string, k = account.calls.nextInsert): CallRecord {
-  const r: Reader = recordReader(account, raw, at, CALL_FIELDS, DERIVED);
-  r.fixed('price_unit', 'USD');
-  const call = insertedCallDefaults(account.context, account.profile, k);
-
+/** Direction, parties, caller name and number; a direction the defaults did not draw swaps the ends. */
+function readParties(r: Reader, call: CallRecord): void {
   const direction = r.oneOf('direction', CALL_DIRECTIONS);
   if (direction !== undefined && (direction === 'inbound') !== (call.direction === 'inbound')) {
     // The defaults were drawn for the other side of the call: the account's number changes ends.
@@ -68,9 +58,12 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
   call.to = r.string('to') ?? call.to;
   call.from = r.string('from') ?? call.from;
   call.callerName = r.string('caller_name') ?? call.callerName;
-  call.phoneNumberSid =
-    r.string('phone_number_sid', new RegExp(`^PN${HEX32}$`), problems.phoneNumberSid) ?? call.phoneNumberSid;
+  const phoneNumberSid = r.string('phone_number_sid', new RegExp(`^PN${HEX32}$`), problems.phoneNumberSid);
+  call.phoneNumberSid = phoneNumberSid ?? call.phoneNumberSid;
+}
 
+/** The sid and InstanceId: a given sid carries its InstanceId, and must be free in the account. */
+function readIdentity(r: Reader, account: Account, call: CallRecord): void {
   const instanceId = r.string('InstanceId', new RegExp(`^ID${HEX32}$`), problems.instanceId);
   const sid = r.string('sid', new RegExp(`^ID${HEX32}-CA${HEX32}$`), problems.callSid);
   if (sid !== undefined) {
@@ -82,11 +75,13 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
     call.sid = `${instanceId}${call.sid.slice(34)}`;
     call.instanceId = instanceId;
   }
+}
 
-  // The start: start_time, else date_created, else the default; both given must agree.
+/** The start, in seconds: start_time, else date_created, else the default; both given must agree. */
+function readStart(r: Reader, defaultSec: number): number {
   const startText = r.string('start_time');
   const createdText = r.string('date_created');
-  let startSec = call.startSec;
+  let startSec = defaultSec;
   if (startText !== undefined) {
     const ms = parseIsoMillis(startText);
     if (ms === undefined || ms % 1000 !== 0) r.fail('start_time', problems.startTime(startText));
@@ -95,13 +90,20 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
   if (createdText !== undefined) {
     const created = parseRfc2822(createdText);
     if (created === undefined || created.offsetMin !== 0) r.fail('date_created', problems.callCreated(createdText));
-    if (startText !== undefined && created.sec !== startSec)
+    if (startText !== undefined && created.sec !== startSec) {
       r.fail('date_created', problems.sameInstant('start_time', rfc2822Date(startSec)));
+    }
     startSec = created.sec;
   }
+  return startSec;
+}
 
-  const status = r.oneOf('status', CALL_STATUSES);
-  call.status = status ?? call.status;
+/**
+ * Status, end and duration, which must agree: the end from end_time, else the start plus the
+ * duration, else date_updated, else the default talk time; a call that was not completed lasted 0 s.
+ */
+function readEnd(r: Reader, call: CallRecord, startSec: number): void {
+  call.status = r.oneOf('status', CALL_STATUSES) ?? call.status;
   const duration = r.integer('duration', 0, MAX_DURATION);
   const endText = r.string('end_time');
   const updatedText = r.string('date_updated');
@@ -131,6 +133,21 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
   call.startSec = startSec;
   call.endMs = endMs;
   call.duration = computed;
+}
+
+/**
+ * The call an admin insert describes: the given fields, validated against the wire formats
+ * (README, "Production quirks we copy"), and the rest generated (see `insertedCallDefaults`).
+ * Fields that depend on each other must agree (see `readStart`, `readEnd`). `k` is the insert
+ * number, which keys the defaults. Throws a ValidationError naming the field.
+ */
+export function callFromInput(account: Account, raw: unknown, at: string, k = account.calls.nextInsert): CallRecord {
+  const r: Reader = recordReader(account, raw, at, CALL_FIELDS, DERIVED);
+  r.fixed('price_unit', 'USD');
+  const call = insertedCallDefaults(account.context, account.profile, k);
+  readParties(r, call);
+  readIdentity(r, account, call);
+  readEnd(r, call, readStart(r, call.startSec));
   const price = r.number('price', 0, 1e9);
   if (price !== undefined) call.priceInt = Math.floor(price);
   else if (call.duration === 0) call.priceInt = 0;

@@ -68,7 +68,9 @@ export function rankNumbers(values: ArrayLike<number>): Column {
 }
 
 function rank<T>(values: readonly T[], distinct: readonly T[]): Column {
-  const rankOf = new Map<T, number>(distinct.map((v, r) => [v, r]));
+  // A loop, not new Map(distinct.map(…)): a million [value, rank] pairs would be garbage at once.
+  const rankOf = new Map<T, number>();
+  for (let r = 0; r < distinct.length; r++) rankOf.set(distinct[r] as T, r);
   const keys = new Uint32Array(values.length);
   for (let i = 0; i < values.length; i++) keys[i] = rankOf.get(values[i] as T) as number;
   return { keys, maxKey: Math.max(0, distinct.length - 1) };
