@@ -3,7 +3,7 @@
  *
  * Production is inconsistent, and we copy it: the calls list's `uri` has neither the `/call`
  * prefix nor `.json`, the recordings list's `uri` has both, and item `uri`s have `.json` but no
- * `/call` (see behaviour.md, "The paged envelope").
+ * `/call` (README, "Production quirks we copy").
  */
 
 /** The one interface version; any other version segment is a 404. */

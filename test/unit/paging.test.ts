@@ -12,7 +12,7 @@ type Row = [
   lastPage: number,
 ];
 
-// Production's arithmetic (behaviour.md worked values, Restcomm's endpoint tests).
+// Production's arithmetic (the behaviour contract's worked values, Restcomm's endpoint tests; README, "Paging").
 const production: Row[] = [
   [448, 50, 0, 50, 8, 0, 49, true, 8],
   [448, 50, 2, 50, 8, 100, 149, true, 8],
