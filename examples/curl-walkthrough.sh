@@ -42,5 +42,5 @@ echo "== insert a call, see it first, reset the account"
 curl -sf -X POST "$BASE/__admin/accounts/$SID/calls" -H 'Content-Type: application/json' \
   -d '{"from":"+15550001111","status":"completed","duration":42}' | json 'v.sid'
 curl -sf -u "$TOKEN:" "$API/Calls.json?PageSize=1" | json 'v.calls[0].from'
-curl -sf -X POST "$BASE/__admin/accounts/$SID/reset" | json 'v.status'
+curl -sf -X POST "$BASE/__admin/accounts/$SID/reset" -H 'Content-Type: application/json' | json 'v.status'
 echo "== done"

@@ -6,6 +6,7 @@ import type { AdminContext } from './admin/context';
 import { mountAdmin } from './admin/mount';
 import type { StateDef } from './admin/provider-states';
 import { RenderCache, type RenderCacheOptions } from './cache/render-cache';
+import { ADMIN } from './format/uris';
 import { frontDoor } from './front-door';
 import { Faults } from './harness/faults';
 import { Journal } from './harness/journal';
@@ -28,6 +29,8 @@ export interface AppDeps {
   strict?: boolean;
   /** When set, /__admin (but GET /__admin/health) needs `Authorization: Bearer <token>`. */
   adminToken?: string | null;
+  /** Host names besides loopback ones (and besides what the server listens on) that /__admin answers. */
+  adminHosts?: readonly string[];
   /** Request logs (pino-http); none when absent. */
   logger?: Logger | null;
   /** Allow browser apps from any origin. */
@@ -82,7 +85,10 @@ export function createApp(deps: AppDeps): EmulatorApp {
   if (deps.cors === true) {
     // A fixed `*` origin: the headers are the same for every request, so cached responses stay
     // right. Credentials travel in the Authorization header, which the preflight allows.
-    app.use(cors({ origin: '*', exposedHeaders: ['X-Emulator-Warning', 'Retry-After', 'Content-Range'] }));
+    const allowAll = cors({ origin: '*', exposedHeaders: ['X-Emulator-Warning', 'Retry-After', 'Content-Range'] });
+    // The admin API stays out of reach of web pages, unless a token guards it.
+    const openAdmin = deps.adminToken != null;
+    app.use((req, res, next) => (openAdmin || !req.path.startsWith(ADMIN) ? allowAll(req, res, next) : next()));
   }
   mountApi(app, world, {
     paging: deps.paging,
@@ -91,7 +97,10 @@ export function createApp(deps: AppDeps): EmulatorApp {
     cache,
     strict,
   });
-  mountAdmin(app, admin, deps.adminToken ?? null);
+  mountAdmin(app, admin, {
+    token: deps.adminToken ?? null,
+    hosts: new Set((deps.adminHosts ?? []).map((h) => h.toLowerCase())),
+  });
   app.use(notFound);
   app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));
 

@@ -31,6 +31,10 @@ export interface Config {
   cors: boolean;
   /** The provider states file. */
   states: string;
+  /** Host names besides loopback ones and the listening address that /__admin answers. */
+  adminHosts: readonly string[];
+  /** Open connections at most; past it the oldest one with no request in flight is dropped. */
+  maxConnections: number;
 }
 
 export const DEFAULT_FIXTURES = resolve(__dirname, '..', 'fixtures', 'default.json');
@@ -76,9 +80,18 @@ function flag({ raw, label }: Given): boolean {
   return raw === 'true' || raw === '1';
 }
 
-function nonEmpty({ raw, label }: Given): string {
+/** A host name, an IPv4 address or an IPv6 address (without brackets). */
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/;
+
+function hostName({ raw, label }: Given): string {
   if (raw.trim() === '') throw new ValidationError(label, problems.nonEmpty);
+  if (!HOST.test(raw)) throw new ValidationError(label, problems.hostName(raw));
   return raw;
+}
+
+function hostNames({ raw, label }: Given): readonly string[] {
+  return Object.freeze(raw.split(',').map((name) => hostName({ raw: name.trim(), label }).toLowerCase()));
 }
 
 const instant = ({ raw, label }: Given): number => instantAt(label, raw);
@@ -124,7 +137,7 @@ export const OPTIONS: readonly OptionDoc[] = [
     value: 'ADDR',
     default: '127.0.0.1',
     help: 'address to listen on (0.0.0.0 for all)',
-    parse: nonEmpty,
+    parse: hostName,
     fallback: '127.0.0.1',
   }),
   option({
@@ -252,6 +265,26 @@ export const OPTIONS: readonly OptionDoc[] = [
     help: 'allow browser apps from any origin (CORS, preflight included)',
     parse: flag,
     fallback: false,
+  }),
+  option({
+    name: 'admin-hosts',
+    key: 'adminHosts',
+    env: 'CALLREC_ADMIN_HOSTS',
+    value: 'NAMES',
+    default: 'none',
+    help: 'host names /__admin answers besides loopback ones and --host (comma-separated)',
+    parse: hostNames,
+    fallback: Object.freeze([]),
+  }),
+  option({
+    name: 'max-connections',
+    key: 'maxConnections',
+    env: 'CALLREC_MAX_CONNECTIONS',
+    value: 'N',
+    default: '512',
+    help: 'open connections at most; then the oldest idle one is dropped',
+    parse: intIn(1, 65536),
+    fallback: 512,
   }),
   option({
     name: 'states',

@@ -7,7 +7,7 @@
  */
 
 /** Every status code the emulator answers with on purpose. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 416 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 408 | 413 | 415 | 416 | 417 | 429 | 431 | 500;
 
 export class ApiError extends Error {
   readonly status: ErrorStatus;
@@ -49,6 +49,8 @@ export const problems = {
   emptyArray: 'is an empty array',
   needed: 'is needed',
   notJson: (detail: string) => `not valid JSON (${detail})`,
+  tooDeep: (limit: number) => `is nested more than ${limit} levels deep`,
+  notUtf8: 'is not valid UTF-8',
   string: (what: string, got: unknown) => `must be ${what}, got ${q(got)}`,
   oneOf: (values: readonly string[], got: unknown) => `must be one of ${values.join(', ')}, got ${q(got)}`,
   intBetween: (min: number, max: number) => `must be an integer from ${min} to ${max}`,
@@ -66,6 +68,7 @@ export const problems = {
   httpUrl: (got: string) => `must be an absolute http(s) URL, got ${q(got)}`,
   httpUrlPlain: (got: string) => `must be an http(s) URL without query or fragment, got ${q(got)}`,
   adminToken: 'must be 1 to 256 visible ASCII characters',
+  hostName: (got: string) => `must be a host name or IP address, got ${q(got)}`,
   cannotRead: (what: string, code: string) => `cannot read the ${what} file (${code})`,
   // Fixtures and accounts.
   fixturesTop: 'must be an object with an "accounts" array',
@@ -151,6 +154,15 @@ export const messages = {
     `Rate limit injected by the emulator: more than ${limit} requests in ${windowS} s`,
   injected: (status: number) => `Status ${status} injected by the emulator`,
   adminUnauthorized: 'The admin API needs Authorization: Bearer <admin token> (--admin-token)',
+  adminHost: (host: string) =>
+    `The admin API answers only requests for this machine (Host ${JSON.stringify(host)} is not a loopback name, the listening address or one given with --admin-hosts)`,
+  adminJsonOnly: (method: string) =>
+    `Admin ${method} requests take only Content-Type: application/json (a web page cannot send that without asking first)`,
+  badRequest: 'The request is not valid HTTP/1.1',
+  headersTooLarge: 'The request headers are larger than this server takes (16 KB)',
+  requestTimeout: 'The request did not arrive in time',
+  expectation: (expect: string) => `Expect: ${JSON.stringify(expect)} is not supported; only 100-continue is`,
+  bodyTooLarge: (limit: number) => `The request body is larger than this endpoint takes (${limit} bytes)`,
   badDay: (name: string, value: string) => `${name} must start with a date as yyyy-MM-dd, got ${JSON.stringify(value)}`,
   rangeNotSatisfiable: (size: number) => `The Range asks for bytes outside the ${size} of this file`,
   notFoundPrinted: (method: string, path: string, lacks: string, instead: string) =>

@@ -19,8 +19,6 @@ export interface FrontDoorDeps {
   logger: Logger | null;
 }
 
-const ACCOUNT_IN_PATH = /^\/call\/[^/]+\/Accounts\/([^/?]+)/;
-
 /**
  * What a list response depends on besides the state: the method, the whole URL (path and raw
  * query), the credentials, and the Accept header on a path without `.json`. Null for requests
@@ -42,12 +40,8 @@ function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, pro
     // The connection closes with no byte of a response.
     req.socket.end();
   } else if (action.respond !== undefined) {
-    const body = typeof action.respond.body === 'string' ? action.respond.body : JSON.stringify(action.respond.body);
-    res.writeHead(action.respond.status, {
-      'Content-Type': typeof action.respond.body === 'string' ? 'text/plain' : 'application/json',
-      'Content-Length': Buffer.byteLength(body),
-      ...action.respond.headers,
-    });
+    const { status, body, headers } = action.respond;
+    res.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   } else {
     proceed();
@@ -92,14 +86,14 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     // Wall-clock time is for the journal and rate windows only; it never shapes data.
     const arrivedMs = Date.now();
     const started = process.hrtime.bigint();
-    const action = faults.match(ex.method, ex.path, arrivedMs);
+    const action = faults.match({ method: ex.method, path: ex.decodedPath, account: ex.account }, arrivedMs);
     res.once('close', () => {
       journal.add({
         time: new Date(arrivedMs).toISOString(),
         method: ex.method,
         path: ex.path,
         query: ex.query,
-        account: ACCOUNT_IN_PATH.exec(ex.path)?.[1] ?? null,
+        account: ex.account,
         status: res.writableFinished ? res.statusCode : 0,
         duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
         warnings: [...ex.warnings],

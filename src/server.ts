@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type EmulatorApp } from './app';
 import type { Config } from './config';
 import { ValidationError } from './errors';
+import { answerNodeErrors, capConnections, HEADERS_TIMEOUT_MS } from './http/connections';
 import { loadInputs } from './load';
 import { createLogger } from './logger';
 import { World } from './store/world';
@@ -43,7 +44,10 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
     if (err instanceof ValidationError) throw new ValidationError(`${inputs.fixturesLabel}: ${err.path}`, err.problem);
     throw err;
   }
-  const server = createServer();
+  // Checked every second, so that a connection past its header timeout goes within a second.
+  const server = createServer({ connectionsCheckingInterval: 1000, headersTimeout: HEADERS_TIMEOUT_MS });
+  answerNodeErrors(server);
+  capConnections(server, config.maxConnections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -63,6 +67,8 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
     journalSize: config.journalSize,
     strict: config.strict,
     adminToken: config.adminToken,
+    // The listening address is this machine's too (a wildcard one is not a name a client sends).
+    adminHosts: ['0.0.0.0', '::'].includes(config.host) ? config.adminHosts : [...config.adminHosts, config.host],
     states: inputs.states,
     cors: config.cors,
     logger: createLogger(config.logLevel, process.stdout.isTTY === true),

@@ -2,6 +2,7 @@ import { adminRoutes as paths } from '../format/uris';
 import * as accounts from './accounts';
 import type { AdminHandler } from './context';
 import * as faults from './faults';
+import { STATE_BODY_BYTES } from './guard';
 import { health, openapi } from './health';
 import * as journal from './journal';
 import * as states from './provider-states';
@@ -14,9 +15,12 @@ export interface AdminRoute {
   method: AdminMethod;
   path: string;
   handler: AdminHandler;
+  /** Bytes the body may have (default ADMIN_BODY_BYTES). */
+  bodyBytes?: number;
 }
 
-const route = (method: AdminMethod, path: string, handler: AdminHandler): AdminRoute => ({ method, path, handler });
+const route = (method: AdminMethod, path: string, handler: AdminHandler, bodyBytes?: number): AdminRoute =>
+  bodyBytes === undefined ? { method, path, handler } : { method, path, handler, bodyBytes };
 
 /**
  * Every admin endpoint, as WireMock's `AdminRoutes` lists its own: the whole admin API on one
@@ -41,7 +45,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('DELETE', paths.recording, records.deleteRecording),
 
   route('GET', paths.state, state.getState),
-  route('PUT', paths.state, state.putState),
+  route('PUT', paths.state, state.putState, STATE_BODY_BYTES),
   route('GET', paths.stateHash, state.getStateHash),
 
   route('GET', paths.requests, journal.listRequests),

@@ -1,4 +1,6 @@
 import { messages } from '../errors';
+import { errorBody } from '../format/envelope';
+import { wildcard } from '../input/wildcard';
 import { type Stream, StreamFamily } from '../random/stream';
 
 export type Delay =
@@ -26,33 +28,45 @@ export interface FaultAction {
   /** For the journal: 'delay', 'status', 'connection_reset', 'empty_response', 'rate_limit'. */
   effect: string;
   delayMs: number;
-  /** A response to send instead of the real one (after the delay). */
-  respond?: { status: number; body: unknown; headers: Record<string, string> };
+  /** A response to send instead of the real one (after the delay): its body already written. */
+  respond?: { status: number; body: string; headers: Record<string, string> };
   /** Cut the connection instead of answering. */
   cut?: 'connection_reset' | 'empty_response';
+}
+
+/** The request as the front door saw it: the account sid already decoded from the path. */
+export interface FaultTarget {
+  method: string;
+  path: string;
+  account: string | null;
 }
 
 interface Fault {
   id: string;
   spec: FaultSpec;
-  matcher: RegExp | null;
+  /** Whether the fault's `path` takes a request path. */
+  matches: (path: string) => boolean;
+  /** The injected response's body and type, written once when the fault is made. */
+  response: { body: string; type: string } | null;
   matched: number;
   applied: number;
   draws: StreamFamily;
   window: { startMs: number; count: number } | null;
 }
 
-const ACCOUNT_IN_PATH = /\/Accounts\/([^/]+)/;
-
 /** A path pattern: a prefix, or with `*`, a whole-path match where `*` is any run of characters. */
-function matcherOf(path: string | undefined): RegExp | null {
-  if (path === undefined || !path.includes('*')) return null;
-  return new RegExp(
-    `^${path
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
+function pathMatcher(path: string | undefined): (requested: string) => boolean {
+  if (path === undefined) return () => true;
+  if (!path.includes('*')) return (requested) => requested.startsWith(path);
+  return wildcard(path, '*');
+}
+
+/** A status fault's body: given text as is, given JSON written once, or the emulator's message. */
+function responseOf(spec: FaultSpec): Fault['response'] {
+  if (spec.status === undefined) return null;
+  if (typeof spec.body === 'string') return { body: spec.body, type: 'text/plain' };
+  const body = spec.body === undefined ? errorBody(messages.injected(spec.status)) : JSON.stringify(spec.body);
+  return { body, type: 'application/json' };
 }
 
 function drawDelay(spec: FaultSpec, s: Stream): number {
@@ -81,7 +95,8 @@ export class Faults {
     const fault: Fault = {
       id,
       spec,
-      matcher: matcherOf(spec.path),
+      matches: pathMatcher(spec.path),
+      response: responseOf(spec),
       matched: 0,
       applied: 0,
       draws: new StreamFamily([this.seed(), 'faults', id]),
@@ -115,15 +130,13 @@ export class Faults {
   }
 
   /** The action for a request, or null; `nowMs` is the wall clock, for rate windows only. */
-  match(method: string, path: string, nowMs: number): FaultAction | null {
+  match(target: FaultTarget, nowMs: number): FaultAction | null {
     if (this.list.length === 0) return null;
-    const account = ACCOUNT_IN_PATH.exec(path)?.[1];
     for (const f of this.list) {
       const { spec } = f;
-      if (spec.method !== undefined && spec.method !== method) continue;
-      if (spec.account !== undefined && spec.account !== account) continue;
-      if (spec.path !== undefined && !(f.matcher === null ? path.startsWith(spec.path) : f.matcher.test(path)))
-        continue;
+      if (spec.method !== undefined && spec.method !== target.method) continue;
+      if (spec.account !== undefined && spec.account !== target.account) continue;
+      if (!f.matches(target.path)) continue;
       if (spec.times !== undefined && f.applied >= spec.times) continue;
       const s = f.draws.at(f.matched++);
       if (spec.probability !== undefined && s.float() >= spec.probability) continue;
@@ -140,20 +153,16 @@ export class Faults {
           delayMs: 0,
           respond: {
             status: 429,
-            body: { message: messages.rateLimited(limit, window_s) },
-            headers: { 'Retry-After': String(retry) },
+            body: errorBody(messages.rateLimited(limit, window_s)),
+            headers: { 'Content-Type': 'application/json', 'Retry-After': String(retry) },
           },
         };
       }
       f.applied++;
       const action: FaultAction = { id: f.id, effect: 'delay', delayMs: drawDelay(spec, s) };
-      if (spec.status !== undefined) {
+      if (f.response !== null && spec.status !== undefined) {
         action.effect = 'status';
-        action.respond = {
-          status: spec.status,
-          body: spec.body ?? { message: messages.injected(spec.status) },
-          headers: {},
-        };
+        action.respond = { status: spec.status, body: f.response.body, headers: { 'Content-Type': f.response.type } };
       }
       if (spec.fault !== undefined) {
         action.effect = spec.fault;

@@ -3,7 +3,7 @@ import { ApiError, type ErrorStatus, messages, ValidationError } from '../errors
 import { errorBody } from '../format/envelope';
 import { PRINTED_PATH, requestablePath } from '../format/uris';
 
-const CLIENT_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 406];
+const CLIENT_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 406, 408, 413, 415, 416, 417, 431];
 
 /**
  * Unusable input is a 400 with its message. Errors thrown by express itself or its body parsers

@@ -10,6 +10,10 @@ export interface Exchange {
   method: string;
   /** The path as sent, before any decoding. */
   path: string;
+  /** The path percent-decoded (as sent where it is not valid percent-encoding): what faults match. */
+  decodedPath: string;
+  /** The account sid of an API path, decoded, as express will read it; null elsewhere. */
+  account: string | null;
   /** The raw query string, as sent (parameter names are case-sensitive: no parser touches it). */
   query: string;
   /** What production ignores or reads differently that this request relied on. */
@@ -19,14 +23,28 @@ export interface Exchange {
 }
 
 const exchanges = new WeakMap<IncomingMessage, Exchange>();
+const ACCOUNT_IN_PATH = /^\/call\/[^/]+\/Accounts\/([^/]+)/;
+
+/** Percent-decoded, or as it is when it is not valid percent-encoding (express answers that 400). */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
 
 /** Opens the exchange of a request: called once, by the front door. */
 export function openExchange(req: IncomingMessage): Exchange {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const account = ACCOUNT_IN_PATH.exec(path)?.[1];
   const exchange: Exchange = {
     method: req.method ?? 'GET',
-    path: q < 0 ? url : url.slice(0, q),
+    path,
+    decodedPath: decoded(path),
+    account: account === undefined ? null : decoded(account),
     query: q < 0 ? '' : url.slice(q + 1),
     warnings: [],
     keep: null,

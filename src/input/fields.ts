@@ -55,15 +55,59 @@ export function instantAt(at: string, raw: string): number {
   return ms;
 }
 
+/** How deep JSON input may nest: far more than any body or file of the emulator needs. */
+export const MAX_JSON_DEPTH = 64;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The deepest nesting of arrays and objects in JSON text, counted without parsing (strings skipped). */
+function depthOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
 /**
- * JSON text parsed, or a ValidationError naming the source.
+ * JSON text (or its UTF-8 bytes) parsed, or a ValidationError naming the source. Nesting past
+ * MAX_JSON_DEPTH is refused before parsing: a value thousands of levels deep overflows the stack
+ * of whatever walks it later. Messages never quote the input (it may be any file), only where
+ * parsing stopped. A leading byte-order mark is skipped.
  * @example parseJson('{"a":1}', 'f.json') // { a: 1 }
  */
-export function parseJson(text: string, source: string): unknown {
+export function parseJson(input: string | Uint8Array, source: string): unknown {
+  let text: string;
+  try {
+    text = typeof input === 'string' ? input : utf8.decode(input);
+  } catch {
+    throw new ValidationError(source, problems.notUtf8);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (depthOf(text) > MAX_JSON_DEPTH) throw new ValidationError(source, problems.tooDeep(MAX_JSON_DEPTH));
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ValidationError(source, problems.notJson((err as Error).message));
+    const at = /position (\d+)/.exec((err as Error).message)?.[1];
+    const detail =
+      at !== undefined
+        ? `at position ${at}`
+        : /end of JSON/.test((err as Error).message)
+          ? 'it ends too soon'
+          : 'an unexpected character';
+    throw new ValidationError(source, problems.notJson(detail));
   }
 }
 

@@ -6,17 +6,19 @@ async function writeSome(app: ReturnType<typeof makeEmulator>['app'], world: Ret
   const b = byCalls(world, 50);
   await request(app)
     .post(`/__admin/accounts/${a.sid}/calls`)
+    .type('json')
     .send([{ from: 'alice' }, { status: 'no-answer' }])
     .expect(201);
   await request(app)
     .delete(`/__admin/accounts/${a.sid}/calls/${a.store.calls.get(0).sid}`)
     .expect(200);
-  await request(app).post(`/__admin/accounts/${b.sid}/recordings`).send({}).expect(201);
+  await request(app).post(`/__admin/accounts/${b.sid}/recordings`).type('json').send({}).expect(201);
   await request(app)
     .delete(`/__admin/accounts/${b.sid}/recordings/${b.store.recordings.get(5).sid}`)
     .expect(200);
   await request(app)
     .post('/__admin/accounts')
+    .type('json')
     .send({ friendly_name: 'Made later', calls: 9, recordings: 2 })
     .expect(201);
   await request(app)
@@ -32,7 +34,7 @@ describe('state export and import', () => {
     const exported = await request(one.app).get('/__admin/state');
     expect(exported.body).toMatchObject({ format: 1, seed: 'callrec', clock: '2025-06-01T12:00:00.000Z' });
     const two = makeEmulator({ seed: 'something else' });
-    const put = await request(two.app).put('/__admin/state').send(exported.body);
+    const put = await request(two.app).put('/__admin/state').type('json').send(exported.body);
     expect(put.status).toBe(200);
     const again = await request(two.app).get('/__admin/state');
     expect(again.text).toBe(exported.text);
@@ -50,8 +52,8 @@ describe('state export and import', () => {
       }
     }
     // Later inserts continue alike: the insert counters came along.
-    const next1 = await request(one.app).post(`/__admin/accounts/${a.sid}/calls`).send({});
-    const next2 = await request(two.app).post(`/__admin/accounts/${a.sid}/calls`).send({});
+    const next1 = await request(one.app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send({});
+    const next2 = await request(two.app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send({});
     expect(next2.body).toEqual(next1.body);
   });
 
@@ -63,10 +65,10 @@ describe('state export and import', () => {
     const a = byCalls(em.world, 448);
     await authGet(em.app, callsPath(a.sid), a.token);
     expect(await h()).toBe(first);
-    await request(em.app).post(`/__admin/accounts/${a.sid}/calls`).send({});
+    await request(em.app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send({});
     const second = await h();
     expect(second).not.toBe(first);
-    await request(em.app).post('/__admin/reset');
+    await request(em.app).post('/__admin/reset').type('json');
     expect(await h()).toBe(first);
   });
 
@@ -100,7 +102,7 @@ describe('state export and import', () => {
   ])('a bad state %j → 400 naming %s, nothing changed', async (state, field) => {
     const em = makeEmulator();
     const before = (await request(em.app).get('/__admin/state')).text;
-    const res = await request(em.app).put('/__admin/state').send(state);
+    const res = await request(em.app).put('/__admin/state').type('json').send(state);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(field);
     expect((await request(em.app).get('/__admin/state')).text).toBe(before);

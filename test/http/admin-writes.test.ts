@@ -10,6 +10,7 @@ describe('accounts', () => {
     const { app } = makeEmulator();
     const created = await request(app)
       .post('/__admin/accounts')
+      .type('json')
       .send({ friendly_name: 'New', calls: 12, recordings: 3 });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body)).toEqual(['sid', 'token', 'friendly_name', 'calls', 'recordings']);
@@ -27,11 +28,14 @@ describe('accounts', () => {
 
   test('the same name twice gets two sids; a given token is kept; a taken token is refused', async () => {
     const { app } = makeEmulator();
-    const a = await request(app).post('/__admin/accounts').send({ friendly_name: 'Twin', token: 'tok-1' });
-    const b = await request(app).post('/__admin/accounts').send({ friendly_name: 'Twin' });
+    const a = await request(app).post('/__admin/accounts').type('json').send({ friendly_name: 'Twin', token: 'tok-1' });
+    const b = await request(app).post('/__admin/accounts').type('json').send({ friendly_name: 'Twin' });
     expect(a.body.token).toBe('tok-1');
     expect(b.body.sid).not.toBe(a.body.sid);
-    const dup = await request(app).post('/__admin/accounts').send({ friendly_name: 'Other', token: 'tok-1' });
+    const dup = await request(app)
+      .post('/__admin/accounts')
+      .type('json')
+      .send({ friendly_name: 'Other', token: 'tok-1' });
     expect(dup.status).toBe(400);
     expect(dup.body.message).toContain('token');
   });
@@ -47,6 +51,7 @@ describe('accounts', () => {
     const before = world.accounts().length;
     const res = await request(app)
       .post('/__admin/accounts')
+      .type('json')
       .send(payload as object);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(field);
@@ -57,11 +62,12 @@ describe('accounts', () => {
     const { app } = makeEmulator();
     const bad = await request(app)
       .post('/__admin/accounts')
+      .type('json')
       .set('Content-Type', 'application/json')
       .send('{"friendly_name":');
     expect(bad.status).toBe(400);
     expect(typeof bad.body.message).toBe('string');
-    const none = await request(app).post('/__admin/accounts');
+    const none = await request(app).post('/__admin/accounts').type('json');
     expect(none.status).toBe(400);
     expect(none.body.message).toBe(messages.badBody('send JSON with Content-Type: application/json'));
   });
@@ -71,7 +77,7 @@ describe('inserting and deleting calls', () => {
   test('an inserted call shows at once, in the right place of every order', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 50);
-    const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).send({
+    const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send({
       from: '+15550000001',
       to: 'zed',
       duration: 7,
@@ -107,6 +113,7 @@ describe('inserting and deleting calls', () => {
     const a = byCalls(world, 448);
     const res = await request(app)
       .post(`/__admin/accounts/${a.sid}/calls`)
+      .type('json')
       .send([{}, { status: 'busy' }]);
     expect(res.status).toBe(201);
     expect(res.body).toHaveLength(2);
@@ -136,7 +143,7 @@ describe('inserting and deleting calls', () => {
   ])('bad call %j → 400 naming %s', async (payload, text) => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 50);
-    const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).send(payload);
+    const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send(payload);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(text);
     expect(a.store.calls.count).toBe(50);
@@ -147,6 +154,7 @@ describe('inserting and deleting calls', () => {
     const a = byCalls(world, 50);
     const res = await request(app)
       .post(`/__admin/accounts/${a.sid}/calls`)
+      .type('json')
       .send([{}, {}, { duration: 'long' }]);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('body[2].duration');
@@ -157,7 +165,7 @@ describe('inserting and deleting calls', () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 50);
     const seededSid = a.store.calls.get(3).sid;
-    const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).send({ sid: seededSid });
+    const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send({ sid: seededSid });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(new ValidationError('body.sid', problems.taken(seededSid)).message);
   });
@@ -187,6 +195,7 @@ describe('inserting and deleting recordings', () => {
     const call = a.store.calls.get(10);
     const res = await request(app)
       .post(`/__admin/accounts/${a.sid}/recordings`)
+      .type('json')
       .send({ call_sid: call.sid, duration: '2.5' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ call_sid: call.sid, duration: '2.5', account_sid: a.sid });
@@ -209,7 +218,7 @@ describe('inserting and deleting recordings', () => {
   ])('bad recording %j → 400 naming %s', async (payload, text) => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 448);
-    const res = await request(app).post(`/__admin/accounts/${a.sid}/recordings`).send(payload);
+    const res = await request(app).post(`/__admin/accounts/${a.sid}/recordings`).type('json').send(payload);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(text);
   });
@@ -221,17 +230,23 @@ describe('resets', () => {
     const a = byCalls(world, 448);
     const b = byCalls(world, 50);
     const before = (await authGet(app, callsPath(a.sid), a.token)).text;
-    await request(app).post(`/__admin/accounts/${a.sid}/calls`).send({});
-    await request(app).post(`/__admin/accounts/${b.sid}/calls`).send({});
-    const extra = await request(app).post('/__admin/accounts').send({ friendly_name: 'Extra' });
-    const reset = await request(app).post(`/__admin/accounts/${a.sid}/reset`);
+    await request(app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send({});
+    await request(app).post(`/__admin/accounts/${b.sid}/calls`).type('json').send({});
+    const extra = await request(app).post('/__admin/accounts').type('json').send({ friendly_name: 'Extra' });
+    const reset = await request(app).post(`/__admin/accounts/${a.sid}/reset`).type('json');
     expect(reset.body.account.calls).toBe(448);
     expect((await authGet(app, callsPath(a.sid), a.token)).text).toBe(before);
     expect((await authGet(app, callsPath(b.sid), b.token)).body.total).toBe(51);
-    await request(app).post('/__admin/reset').expect(200);
+    await request(app).post('/__admin/reset').type('json').expect(200);
     expect((await authGet(app, callsPath(b.sid), b.token)).body.total).toBe(50);
     expect(world.account(extra.body.sid)).toBeUndefined();
-    expect((await request(app).post(`/__admin/accounts/AC${HEX('9')}/reset`)).status).toBe(404);
+    expect(
+      (
+        await request(app)
+          .post(`/__admin/accounts/AC${HEX('9')}/reset`)
+          .type('json')
+      ).status,
+    ).toBe(404);
   });
 
   test('two suites on two accounts, with per-account resets, do not disturb each other', async () => {
@@ -241,10 +256,10 @@ describe('resets', () => {
     const suite = async (acct: typeof a, rounds: number) => {
       const baseline = (await authGet(app, callsPath(acct.sid), acct.token)).text;
       for (let r = 0; r < rounds; r++) {
-        await request(app).post(`/__admin/accounts/${acct.sid}/calls`).send([{}, {}]);
+        await request(app).post(`/__admin/accounts/${acct.sid}/calls`).type('json').send([{}, {}]);
         const mid = await authGet(app, callsPath(acct.sid), acct.token);
         expect(mid.body.total).toBe(acct.store.spec.calls + 2);
-        await request(app).post(`/__admin/accounts/${acct.sid}/reset`).expect(200);
+        await request(app).post(`/__admin/accounts/${acct.sid}/reset`).type('json').expect(200);
         expect((await authGet(app, callsPath(acct.sid), acct.token)).text).toBe(baseline);
       }
     };
@@ -258,11 +273,12 @@ describe('seed', () => {
     const old = world.accounts()[0]!.profile.sid;
     const res = await request(app)
       .post('/__admin/seed')
+      .type('json')
       .send({ seed: 'other', fixtures: { accounts: [{ friendly_name: 'Solo', calls: 3 }] } });
     expect(res.status).toBe(200);
     expect(res.body.accounts).toHaveLength(1);
     expect(res.body.accounts[0].sid).not.toBe(old);
-    await request(app).post('/__admin/reset');
+    await request(app).post('/__admin/reset').type('json');
     expect(world.seed).toBe('other');
     expect(world.accounts()).toHaveLength(1);
     for (const bad of [
@@ -272,7 +288,7 @@ describe('seed', () => {
       { seed: 'x', extra: 1 },
       { clock: 'soon' },
     ]) {
-      const r = await request(app).post('/__admin/seed').send(bad);
+      const r = await request(app).post('/__admin/seed').type('json').send(bad);
       expect(r.status).toBe(400);
       expect(world.seed).toBe('other');
     }

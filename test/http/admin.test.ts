@@ -38,7 +38,7 @@ describe('admin', () => {
     const a = byCalls(world, 448);
     const path = `${callsPath(a.sid)}?SortBy=From:desc&PageSize=20&Page=3`;
     const before = await authGet(app, path, a.token);
-    const reset = await request(app).post('/__admin/reset');
+    const reset = await request(app).post('/__admin/reset').type('json');
     expect(reset.status).toBe(200);
     expect(reset.body).toMatchObject({ status: 'reset', seed: 'callrec' });
     const after = await authGet(app, path, a.token);

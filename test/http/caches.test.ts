@@ -83,7 +83,7 @@ describe('rendered-bytes caches', () => {
     const sample = reqs.filter((_, i) => i % 7 === 0);
     const before = await bodies(em, sample);
     expect(em.app.cache.responses.size).toBeGreaterThan(0);
-    await request(em.app).post('/__admin/reset').expect(200);
+    await request(em.app).post('/__admin/reset').type('json').expect(200);
     const after = await bodies(em, sample);
     expect(after).toEqual(before);
     // The first round after the reset missed: the cache was emptied, then refilled.

@@ -99,7 +99,7 @@ describe('the request journal', () => {
 describe('faults', () => {
   test('create, list, get, delete; bad faults are 400', async () => {
     const { app } = makeEmulator();
-    const created = await request(app).post('/__admin/faults').send({ path: '/call/', status: 503 });
+    const created = await request(app).post('/__admin/faults').type('json').send({ path: '/call/', status: 503 });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ id: 'fault-1', path: '/call/', status: 503, matched: 0, applied: 0 });
     expect((await request(app).get('/__admin/faults')).body.faults).toHaveLength(1);
@@ -116,7 +116,7 @@ describe('faults', () => {
       { body: 'x' },
       { colour: 1, status: 500 },
     ]) {
-      const res = await request(app).post('/__admin/faults').send(bad);
+      const res = await request(app).post('/__admin/faults').type('json').send(bad);
       expect(res.status).toBe(400);
       expect(typeof res.body.message).toBe('string');
     }
@@ -127,6 +127,7 @@ describe('faults', () => {
     const a = byCalls(world, 448);
     await request(app)
       .post('/__admin/faults')
+      .type('json')
       .send({ account: a.sid, status: 503, body: { message: 'down' }, times: 2 });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await authGet(app, callsPath(a.sid), a.token)).status);
@@ -145,6 +146,7 @@ describe('faults', () => {
     const a = byCalls(world, 448);
     await request(app)
       .post('/__admin/faults')
+      .type('json')
       .send({ path: '/call/*/Calls.json', rate_limit: { limit: 3, window_s: 60 } });
     const res = [];
     for (let i = 0; i < 5; i++) res.push(await authGet(app, callsPath(a.sid), a.token));
@@ -170,9 +172,9 @@ describe('faults', () => {
           .on('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
       });
     try {
-      await request(app).post('/__admin/faults').send({ fault: 'connection_reset', times: 1 });
+      await request(app).post('/__admin/faults').type('json').send({ fault: 'connection_reset', times: 1 });
       expect(await get()).toBe('ECONNRESET');
-      await request(app).post('/__admin/faults').send({ fault: 'empty_response', times: 1 });
+      await request(app).post('/__admin/faults').type('json').send({ fault: 'empty_response', times: 1 });
       expect(await get()).toBe('ECONNRESET');
       expect(await get()).toBe('status 200');
       const entries = (await request(app).get('/__admin/requests')).body.requests as Item[];
@@ -187,7 +189,7 @@ describe('faults', () => {
     const outcomes = async () => {
       const { app, world } = makeEmulator();
       const a = byCalls(world, 448);
-      await request(app).post('/__admin/faults').send({ probability: 0.5, status: 500 });
+      await request(app).post('/__admin/faults').type('json').send({ probability: 0.5, status: 500 });
       const seen: number[] = [];
       for (let i = 0; i < 40; i++) seen.push((await authGet(app, `${callsPath(a.sid)}?Page=${i % 8}`, a.token)).status);
       return seen;
@@ -199,21 +201,22 @@ describe('faults', () => {
 
     const { app, world } = makeEmulator();
     const a = byCalls(world, 448);
-    await request(app).post('/__admin/faults').send({ delay_ms: 120, times: 1 });
+    await request(app).post('/__admin/faults').type('json').send({ delay_ms: 120, times: 1 });
     const t0 = Date.now();
     expect((await authGet(app, callsPath(a.sid), a.token)).status).toBe(200);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
     await request(app)
       .post('/__admin/faults')
+      .type('json')
       .send({ delay: { distribution: 'uniform', min_ms: 1, max_ms: 5 } });
     expect((await authGet(app, callsPath(a.sid), a.token)).status).toBe(200);
   });
 
   test('a reset clears faults and the journal', async () => {
     const { app } = makeEmulator();
-    await request(app).post('/__admin/faults').send({ status: 500 });
+    await request(app).post('/__admin/faults').type('json').send({ status: 500 });
     await request(app).get('/nowhere');
-    await request(app).post('/__admin/reset');
+    await request(app).post('/__admin/reset').type('json');
     expect((await request(app).get('/__admin/faults')).body.faults).toEqual([]);
     expect((await request(app).get('/__admin/requests')).body.requests).toEqual([]);
   });
@@ -244,7 +247,9 @@ describe('--admin-token', () => {
     expect(denied.status).toBe(401);
     expect(denied.headers['www-authenticate']).toMatch(/^Bearer/);
     expect(denied.body).toEqual({ message: messages.adminUnauthorized });
-    expect((await request(app).post('/__admin/reset').set('Authorization', 'Bearer wrong')).status).toBe(401);
+    expect((await request(app).post('/__admin/reset').type('json').set('Authorization', 'Bearer wrong')).status).toBe(
+      401,
+    );
     expect((await request(app).get('/__admin/accounts').set('Authorization', 'Bearer s3cret')).status).toBe(200);
   });
 });

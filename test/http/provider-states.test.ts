@@ -7,6 +7,7 @@ describe('POST /__admin/provider-states', () => {
     const { app, world } = makeEmulator();
     const res = await request(app)
       .post('/__admin/provider-states')
+      .type('json')
       .send({ state: 'an account with calls', action: 'setup' });
     expect(res.status).toBe(200);
     expect(res.body.accounts[0]).toMatchObject({
@@ -17,12 +18,14 @@ describe('POST /__admin/provider-states', () => {
     });
     const again = await request(app)
       .post('/__admin/provider-states')
+      .type('json')
       .send({ state: 'an account with calls', params: { calls: 7, recordings: 2, token: 'other' } });
     expect(again.body.accounts[0]).toMatchObject({ calls: 7, token: 'other' });
     expect((await authGet(app, callsPath('AC00000000000000000000000000000a11'), 'other')).body.total).toBe(7);
     expect(world.accounts().filter((a) => a.profile.sid === 'AC00000000000000000000000000000a11')).toHaveLength(1);
     const down = await request(app)
       .post('/__admin/provider-states')
+      .type('json')
       .send({ state: 'an account with calls', action: 'teardown' });
     expect(down.body).toEqual({ state: 'an account with calls', action: 'teardown', accounts: [] });
     expect(world.account('AC00000000000000000000000000000a11')).toBeUndefined();
@@ -30,7 +33,11 @@ describe('POST /__admin/provider-states', () => {
 
   test('a state with inserted records', async () => {
     const { app } = makeEmulator();
-    await request(app).post('/__admin/provider-states').send({ state: 'a call with recordings' }).expect(200);
+    await request(app)
+      .post('/__admin/provider-states')
+      .type('json')
+      .send({ state: 'a call with recordings' })
+      .expect(200);
     const recs = await authGet(app, recordingsPath('AC00000000000000000000000000000c01'), 'pact-call-token');
     expect(recs.body.total).toBe(3);
     expect(recs.body.recordings.map((r: { duration: string }) => r.duration)).toEqual(['7.25', '60.0', '42.5']);
@@ -58,7 +65,7 @@ describe('POST /__admin/provider-states', () => {
   ])('%j → 400', async (payload, text) => {
     const { app, world } = makeEmulator();
     const before = world.accounts().length;
-    const res = await request(app).post('/__admin/provider-states').send(payload);
+    const res = await request(app).post('/__admin/provider-states').type('json').send(payload);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(text);
     expect(world.accounts().length).toBe(before);

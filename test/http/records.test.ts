@@ -42,7 +42,8 @@ describe('single records', () => {
   test('a written record is found, a deleted one is not', async () => {
     const em = makeEmulator();
     const a = byCalls(em.world, 50);
-    const [added] = (await request(em.app).post(`/__admin/accounts/${a.sid}/calls`).send([{}])).body as Item[];
+    const [added] = (await request(em.app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send([{}]))
+      .body as Item[];
     expect((await authGet(em.app, `${base(a.sid)}/Calls/${added!.sid}.json`, a.token)).body.sid).toBe(added!.sid);
     const seeded = a.store.calls.get(4).sid;
     await request(em.app).delete(`/__admin/accounts/${a.sid}/calls/${seeded}`);

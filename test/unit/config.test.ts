@@ -87,29 +87,14 @@ describe('loadConfig', () => {
       states: [DEFAULT_STATES, DEFAULT_STATES],
       'log-level': ['debug', 'debug'],
       cors: ['true', true],
-    };
-    const field: Record<string, keyof Config> = {
-      port: 'port',
-      host: 'host',
-      seed: 'seed',
-      fixtures: 'fixtures',
-      paging: 'paging',
-      'public-url': 'publicUrl',
-      clock: 'clockMs',
-      'max-page-size': 'maxPageSize',
-      'cache-mb': 'cacheMb',
-      'journal-size': 'journalSize',
-      strict: 'strict',
-      'admin-token': 'adminToken',
-      states: 'states',
-      'log-level': 'logLevel',
-      cors: 'cors',
+      'admin-hosts': ['emulator, Box.local', ['emulator', 'box.local']],
+      'max-connections': ['64', 64],
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;
       const argv = o.value === '' ? [`--${o.name}`] : [`--${o.name}`, raw];
-      expect(load(argv)[field[o.name]!]).toEqual(parsed);
-      expect(load([], { [o.env]: raw })[field[o.name]!]).toEqual(parsed);
+      expect(load(argv)[o.key]).toEqual(parsed);
+      expect(load([], { [o.env]: raw })[o.key]).toEqual(parsed);
     }
   });
 

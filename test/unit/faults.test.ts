@@ -3,6 +3,8 @@ import { Faults } from '../../src/harness/faults';
 
 const ACCOUNT = `AC${'0'.repeat(32)}`;
 const LIST = `/call/2012-04-24/Accounts/${ACCOUNT}/Calls.json`;
+/** A request as the front door hands it on: the account read off the path. */
+const at = (method: string, path: string) => ({ method, path, account: /\/Accounts\/([^/]+)/.exec(path)?.[1] ?? null });
 
 describe('Faults.match', () => {
   test('the first matching fault in creation order acts; path prefix, glob, account and method filter', () => {
@@ -10,17 +12,21 @@ describe('Faults.match', () => {
     f.add({ path: '/call/*/Recordings.json', status: 500 });
     f.add({ account: ACCOUNT, method: 'GET', status: 502 });
     f.add({ path: '/call', status: 503 });
-    expect(f.match('GET', LIST, 0)?.respond?.status).toBe(502);
-    expect(f.match('HEAD', LIST, 0)?.respond?.status).toBe(503);
-    expect(f.match('GET', `/call/2012-04-24/Accounts/${ACCOUNT}/Recordings.json`, 0)?.respond?.status).toBe(500);
-    expect(f.match('GET', '/other', 0)).toBeNull();
+    expect(f.match(at('GET', LIST), 0)?.respond?.status).toBe(502);
+    expect(f.match(at('HEAD', LIST), 0)?.respond?.status).toBe(503);
+    expect(f.match(at('GET', `/call/2012-04-24/Accounts/${ACCOUNT}/Recordings.json`), 0)?.respond?.status).toBe(500);
+    expect(f.match(at('GET', '/other'), 0)).toBeNull();
   });
 
   test('times bounds how often a fault applies; a default body says it was injected', () => {
     const f = new Faults(() => 'seed');
     f.add({ status: 500, times: 2 });
-    const seen = [0, 1, 2].map(() => f.match('GET', LIST, 0)?.respond);
-    expect(seen[0]).toEqual({ status: 500, body: { message: messages.injected(500) }, headers: {} });
+    const seen = [0, 1, 2].map(() => f.match(at('GET', LIST), 0)?.respond);
+    expect(seen[0]).toEqual({
+      status: 500,
+      body: JSON.stringify({ message: messages.injected(500) }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(seen[1]?.status).toBe(500);
     expect(seen[2]).toBeUndefined();
     expect(f.views()[0]).toMatchObject({ matched: 3 - 1, applied: 2 });
@@ -29,23 +35,23 @@ describe('Faults.match', () => {
   test('a rate limit lets `limit` requests through per window, then 429 with Retry-After', () => {
     const f = new Faults(() => 'seed');
     f.add({ rate_limit: { limit: 2, window_s: 10 } });
-    expect(f.match('GET', LIST, 1000)).toBeNull();
-    expect(f.match('GET', LIST, 2000)).toBeNull();
-    const limited = f.match('GET', LIST, 3000);
+    expect(f.match(at('GET', LIST), 1000)).toBeNull();
+    expect(f.match(at('GET', LIST), 2000)).toBeNull();
+    const limited = f.match(at('GET', LIST), 3000);
     expect(limited?.respond).toEqual({
       status: 429,
-      body: { message: messages.rateLimited(2, 10) },
-      headers: { 'Retry-After': '8' },
+      body: JSON.stringify({ message: messages.rateLimited(2, 10) }),
+      headers: { 'Content-Type': 'application/json', 'Retry-After': '8' },
     });
     // A new window starts once the old one is over.
-    expect(f.match('GET', LIST, 11_000)).toBeNull();
+    expect(f.match(at('GET', LIST), 11_000)).toBeNull();
   });
 
   test('probability and drawn delays repeat for the same seed, and differ for another', () => {
     const run = (seed: string) => {
       const f = new Faults(() => seed);
       f.add({ probability: 0.5, delay: { distribution: 'uniform', min_ms: 0, max_ms: 1000 } });
-      return Array.from({ length: 40 }, () => f.match('GET', LIST, 0)?.delayMs ?? -1);
+      return Array.from({ length: 40 }, () => f.match(at('GET', LIST), 0)?.delayMs ?? -1);
     };
     expect(run('a')).toEqual(run('a'));
     expect(run('a')).not.toEqual(run('b'));
@@ -53,12 +59,33 @@ describe('Faults.match', () => {
     expect(run('a').every((d) => d >= -1 && d <= 1000)).toBe(true);
   });
 
+  test('a glob path is matched in linear steps: six stars against a 5,000-character path', () => {
+    const f = new Faults(() => 'seed');
+    f.add({ path: '/*a*a*a*a*a*b', status: 500 });
+    f.add({ path: '/*a*a*a*a*a*a', status: 502 });
+    const path = `/${'a'.repeat(5000)}`;
+    // As a backtracking RegExp this took past five minutes; a linear matcher answers at once.
+    expect(f.match(at('GET', path), 0)?.respond?.status).toBe(502);
+  });
+
+  test('a text body is sent as text, a JSON body as JSON, written once when the fault is made', () => {
+    const f = new Faults(() => 'seed');
+    f.add({ status: 503, body: 'down', times: 1 });
+    f.add({ status: 500, body: { error: [1, 2] } });
+    expect(f.match(at('GET', LIST), 0)?.respond).toEqual({
+      status: 503,
+      body: 'down',
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    expect(f.match(at('GET', LIST), 0)?.respond?.body).toBe('{"error":[1,2]}');
+  });
+
   test('cuts: connection_reset and empty_response', () => {
     const f = new Faults(() => 'seed');
     f.add({ fault: 'connection_reset', times: 1 });
     f.add({ fault: 'empty_response' });
-    expect(f.match('GET', LIST, 0)).toMatchObject({ effect: 'connection_reset', cut: 'connection_reset' });
-    expect(f.match('GET', LIST, 0)).toMatchObject({ effect: 'empty_response', cut: 'empty_response' });
+    expect(f.match(at('GET', LIST), 0)).toMatchObject({ effect: 'connection_reset', cut: 'connection_reset' });
+    expect(f.match(at('GET', LIST), 0)).toMatchObject({ effect: 'empty_response', cut: 'empty_response' });
   });
 
   test('remove and clear; ids start again after a clear', () => {

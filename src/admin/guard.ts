@@ -1,0 +1,100 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { type RequestHandler } from 'express';
+import { ApiError, messages } from '../errors';
+import { adminRoutes } from '../format/uris';
+import { exchangeOf } from '../http/exchange';
+import { parseJson } from '../input/fields';
+
+/** Bytes an admin body may have; a state import may have more (see STATE_BODY_BYTES). */
+export const ADMIN_BODY_BYTES = 1024 * 1024;
+/** A state import carries every inserted record: 64 MB is about 180,000 inserted calls. */
+export const STATE_BODY_BYTES = 64 * 1024 * 1024;
+
+/** The health check answers anyone: container and orchestrator probes call it bare. */
+function isHealth(method: string, path: string): boolean {
+  return path === adminRoutes.health && (method === 'GET' || method === 'HEAD');
+}
+
+/**
+ * Reads a JSON body of at most `limit` bytes, parsed with the emulator's JSON limits (nesting
+ * depth) into `req.body`; a body that is not JSON leaves it undefined, for the handler to say so.
+ */
+export function bodyReader(limit: number): RequestHandler[] {
+  const raw = express.raw({ type: 'application/json', limit });
+  const parse: RequestHandler = (req, _res, next) => {
+    // No body, or an empty one, is none: the handler says how to send one if it needs it.
+    req.body = Buffer.isBuffer(req.body) && req.body.length > 0 ? parseJson(req.body, 'body') : undefined;
+    next();
+  };
+  return [
+    (req, res, next) =>
+      raw(req, res, (err?: unknown) => {
+        if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
+          next(new ApiError(413, messages.bodyTooLarge(limit)));
+        } else {
+          next(err);
+        }
+      }),
+    parse,
+  ];
+}
+
+/**
+ * Whether a Host header names this machine: a loopback name or address, the listening
+ * address, or a name given with `--admin-hosts`. A browser page on another name that resolves
+ * here (DNS rebinding) sends its own name, and is refused.
+ * @example hostAllowed('localhost:8080', new Set()) // true
+ * @example hostAllowed('evil.test:8080', new Set()) // false
+ */
+export function hostAllowed(header: string | undefined, names: ReadonlySet<string>): boolean {
+  // HTTP/1.0 clients may send none; browsers always do.
+  if (header === undefined) return true;
+  const m = /^(?:\[([^\]]+)\]|([^:]+))(?::\d+)?$/.exec(header.trim().toLowerCase());
+  const host = (m?.[1] ?? m?.[2] ?? '').replace(/\.$/, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) || names.has(host);
+}
+
+/** A constant-time comparison: how much of a guess is right does not show in the time taken. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export interface GuardOptions {
+  /** Bearer token every admin call but the health check needs; null for none. */
+  token: string | null;
+  /** Host names besides loopback ones that the admin API answers. */
+  hosts: ReadonlySet<string>;
+}
+
+/**
+ * The admin API belongs to the test that drives it, not to any web page the same browser has
+ * open: the Host must be this machine's (DNS rebinding), and with `--admin-token` every call but
+ * the health check needs the bearer token (see also `jsonOnly`).
+ */
+export function adminGuard(options: GuardOptions): RequestHandler {
+  const expected = options.token === null ? null : `Bearer ${options.token}`;
+  return (req, res, next) => {
+    const ex = exchangeOf(req);
+    if (isHealth(req.method, ex.path)) return next();
+    if (!hostAllowed(req.headers.host, options.hosts))
+      throw new ApiError(403, messages.adminHost(req.headers.host ?? ''));
+    if (expected !== null && !sameSecret(req.get('authorization') ?? '', expected)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="callrec-emulator admin"');
+      throw new ApiError(401, messages.adminUnauthorized);
+    }
+    next();
+  };
+}
+
+/**
+ * Mutations by POST or PUT take only `Content-Type: application/json`: a cross-origin form or
+ * `fetch` with a simple type needs no preflight, so without this any web page could reset the
+ * emulator. (DELETE always needs a preflight, which /__admin never grants.)
+ */
+export const jsonOnly: RequestHandler = (req, _res, next) => {
+  // The header itself, not req.is(): a bodyless POST (a reset) carries the type but no body.
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') throw new ApiError(415, messages.adminJsonOnly(req.method));
+  next();
+};
