@@ -70,6 +70,8 @@ export const problems = {
   adminToken: 'must be 1 to 256 visible ASCII characters',
   hostName: (got: string) => `must be a host name or IP address, got ${q(got)}`,
   cannotRead: (what: string, code: string) => `cannot read the ${what} file (${code})`,
+  notRegularFile: (what: string) => `the ${what} file must be a regular file (not a pipe, device or directory)`,
+  fileTooLarge: (what: string, max: number) => `the ${what} file is larger than ${max} bytes`,
   // Fixtures and accounts.
   fixturesTop: 'must be an object with an "accounts" array',
   friendlyName: 'must be a non-empty string of at most 200 characters',

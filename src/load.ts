@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseStates, type StateDef } from './admin/provider-states';
 import type { Config } from './config';
 import { problems, ValidationError } from './errors';
@@ -13,26 +13,47 @@ export interface Inputs {
   states: ReadonlyMap<string, StateDef>;
 }
 
-/** A file's text, or a ValidationError naming the file. */
-function readText(path: string, what: string): string {
+/** The most a fixtures or states file may hold: far past any real one, far short of /dev/zero. */
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A file's bytes, or a ValidationError naming the file. Only a regular file is read, and only
+ * up to MAX_FILE_BYTES: a FIFO or a device (`/dev/zero`) would hang start-up or fill memory.
+ */
+function readBytes(path: string, what: string): Buffer {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    // Non-blocking, so that opening a FIFO with no writer does not wait for one.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    throw new ValidationError(
-      path,
-      problems.cannotRead(what, (err as NodeJS.ErrnoException).code ?? (err as Error).message),
-    );
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new ValidationError(path, problems.cannotRead(what, code));
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new ValidationError(path, problems.notRegularFile(what));
+    if (stat.size > MAX_FILE_BYTES) throw new ValidationError(path, problems.fileTooLarge(what, MAX_FILE_BYTES));
+    const bytes = Buffer.alloc(stat.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
   }
 }
 
 /** Reads and checks a provider states file. */
 export function readStates(path: string): Map<string, StateDef> {
-  return parseStates(readText(path, 'states'), path);
+  return parseStates(readBytes(path, 'states'), path);
 }
 
 /** Reads and checks a fixtures file. */
 export function readFixtures(path: string): AccountSpec[] {
-  return parseFixtures(readText(path, 'fixtures'), path);
+  return parseFixtures(readBytes(path, 'fixtures'), path);
 }
 
 /**

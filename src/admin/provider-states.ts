@@ -22,7 +22,7 @@ const STATE_FIELDS = ['description', 'params', 'account', 'calls', 'recordings']
  * Reads a states file: `{"states": {"name": {"params": {...}, "account": {...}, "calls": [...], "recordings": [...]}}}`.
  * Values may hold `{{param}}` placeholders; the records are checked when a state is set up.
  */
-export function parseStates(text: string, source: string): Map<string, StateDef> {
+export function parseStates(text: string | Uint8Array, source: string): Map<string, StateDef> {
   const data = parseJson(text, source);
   if (!isObject(data) || !isObject(data['states']))
     throw new ValidationError(`${source}: states`, problems.namedStates);

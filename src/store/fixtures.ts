@@ -79,6 +79,6 @@ export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
 }
 
 /** Parses and validates fixture JSON text. */
-export function parseFixtures(text: string, source: string): AccountSpec[] {
+export function parseFixtures(text: string | Uint8Array, source: string): AccountSpec[] {
   return validateFixtures(parseJson(text, source), source);
 }

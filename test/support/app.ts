@@ -31,6 +31,7 @@ export function makeEmulator(
     journalSize?: number;
     strict?: boolean;
     adminToken?: string;
+    adminHosts?: string[];
     cors?: boolean;
   } = {},
 ): TestEmulator {
@@ -50,6 +51,7 @@ export function makeEmulator(
     cors: options.cors ?? false,
     states: readStates(DEFAULT_STATES),
     adminToken: options.adminToken ?? null,
+    adminHosts: options.adminHosts ?? [],
     onInternalError: () => undefined,
   });
   // Every response is checked against openapi.json; injected faults answer what they are told.
