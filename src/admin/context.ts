@@ -32,7 +32,8 @@ export interface AdminRequest {
 /** What a handler answers: JSON with a status, or bytes of a type. */
 export type AdminReply = { status: 200 | 201; json: unknown } | { status: 200; bytes: Buffer; type: string };
 
-export type AdminHandler = (ctx: AdminContext, req: AdminRequest) => AdminReply;
+/** A handler answers at once, or (long work, done in slices) later. */
+export type AdminHandler = (ctx: AdminContext, req: AdminRequest) => AdminReply | Promise<AdminReply>;
 
 export const ok = (json: unknown): AdminReply => ({ status: 200, json });
 export const created = (json: unknown): AdminReply => ({ status: 201, json });

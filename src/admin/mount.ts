@@ -41,9 +41,10 @@ export function mountAdmin(app: Express, ctx: AdminContext, guard: GuardOptions)
     for (const { method, handler, bodyBytes } of routes) {
       const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
       const checks = method === 'POST' || method === 'PUT' ? [jsonOnly] : [];
-      app[verb](path, ...checks, ...reader(bodyBytes ?? ADMIN_BODY_BYTES), (req, res) =>
-        send(res, handler(ctx, adminRequest(req))),
-      );
+      // Express 5 hands a rejected promise to the error handler, as it does a throw.
+      app[verb](path, ...checks, ...reader(bodyBytes ?? ADMIN_BODY_BYTES), async (req, res) => {
+        send(res, await handler(ctx, adminRequest(req)));
+      });
     }
     const allowed = routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]));
     app.all(path, methodNotAllowed(allowed.join(', ')));

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
+import { runSliced } from '../http/slices';
 import { asList, asObject, checkKeys, instantAt } from '../input/fields';
 import { accountAsFixture, validateAccount, validateFixtures } from '../store/fixtures';
+import type { Work } from '../store/order';
 import { World } from '../store/world';
 import { VERSION } from '../version';
 import { callAsInput, callFromInput } from './call-input';
@@ -52,7 +54,10 @@ function counter(value: unknown, at: string, atLeast: number): number {
 }
 
 /** One account of an export, with its writes, added to `scratch`. */
-function importAccount(scratch: World, raw: unknown, at: string): void {
+/** Records imported between two yields: an import of 80,000 calls lets other requests in. */
+const RECORDS_PER_SLICE = 512;
+
+function* importAccount(scratch: World, raw: unknown, at: string): Work<void> {
   const entry = asObject(raw, at);
   const spec = validateAccount(Object.fromEntries(Object.entries(entry).filter(([k]) => !WRITES.includes(k))), at);
   const account = scratch.restoreAccount(spec);
@@ -63,10 +68,12 @@ function importAccount(scratch: World, raw: unknown, at: string): void {
   const calls = asList(entry['inserted_calls'], `${at}.inserted_calls`);
   for (const [k, c] of calls.entries()) {
     scratch.insertCalls(account, [callFromInput(account, c, `${at}.inserted_calls[${k}]`, k)]);
+    if (k % RECORDS_PER_SLICE === 0) yield;
   }
   const recordings = asList(entry['inserted_recordings'], `${at}.inserted_recordings`);
   for (const [k, r] of recordings.entries()) {
     scratch.insertRecordings(account, [recordingFromInput(account, r, `${at}.inserted_recordings[${k}]`, k)]);
+    if (k % RECORDS_PER_SLICE === 0) yield;
   }
   const ids = (field: 'deleted_calls' | 'deleted_recordings', table: { find(sid: string): number | undefined }) => {
     const seen = new Set<number>();
@@ -87,8 +94,12 @@ function importAccount(scratch: World, raw: unknown, at: string): void {
   );
 }
 
-/** Replaces the world's state with an exported one; a ValidationError naming the field changes nothing. */
-export function importState(world: World, raw: unknown): void {
+/**
+ * Replaces the world's state with an exported one; a ValidationError naming the field changes
+ * nothing. Work in slices: the import is built on a scratch world, which the running one
+ * replaces at the end, whole (writes made meanwhile are replaced too).
+ */
+export function* importState(world: World, raw: unknown): Work<void> {
   const body = asObject(raw, 'state');
   checkKeys(body, 'state', ['format', 'seed', 'clock', 'fixtures', 'accounts']);
   if (body['format'] !== STATE_FORMAT) throw new ValidationError('state.format', problems.stateFormat(STATE_FORMAT));
@@ -99,7 +110,7 @@ export function importState(world: World, raw: unknown): void {
   const scratch = new World({ seed, clockMs, accounts: validateFixtures(body['fixtures'], 'state.fixtures') });
   scratch.clearAccounts();
   for (const [i, a] of asList(body['accounts'], 'state.accounts').entries()) {
-    importAccount(scratch, a, `state.accounts[${i}]`);
+    yield* importAccount(scratch, a, `state.accounts[${i}]`);
   }
   world.replaceWith(scratch);
 }
@@ -116,8 +127,8 @@ export function stateHash(world: World, publicUrl: string, paging: string): stri
 
 export const getState: AdminHandler = (ctx) => ok(exportState(ctx.world));
 
-export const putState: AdminHandler = (ctx, req) => {
-  importState(ctx.world, req.body());
+export const putState: AdminHandler = async (ctx, req) => {
+  await runSliced(importState(ctx.world, req.body()));
   return ok({ status: 'imported', hash: stateHash(ctx.world, ctx.publicUrl, ctx.paging) });
 };
 

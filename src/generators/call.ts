@@ -114,18 +114,33 @@ export function recordingsOnCall(
  * The start of the call's stream: the time-line draw, then the sortable fields. Building a sort
  * order reads only this much; `generateCall` goes on with the same stream for the rest.
  */
+/**
+ * How far into a call's stream a sort key needs to draw: each stage draws what the earlier ones
+ * do, then its own field. A sort by Direction reads two draws of the stream, not the whole head.
+ */
+export const CALL_STAGES = ['direction', 'status', 'duration', 'parties', 'price'] as const;
+export type CallStage = (typeof CALL_STAGES)[number];
+const STAGE = Object.fromEntries(CALL_STAGES.map((s, i) => [s, i])) as Record<CallStage, number>;
+
+/** What a head drawn only up to a stage holds in the fields it did not reach. */
+const UNDRAWN = { from: '', to: '', priceInt: 0 } as const;
+
 function drawHead(
   account: AccountProfile,
   s: Stream,
   recorded: boolean,
+  upTo: CallStage = 'price',
 ): { u: number; endpoint: Endpoint; fields: CallSortFields } {
+  const stop = STAGE[upTo];
   const u = s.float();
   const direction = s.weighted(DIRECTION_WEIGHTS);
   const drawnStatus = s.weighted(STATUS_WEIGHTS);
   // A call that holds recordings was answered; the status is still drawn to keep the stream aligned.
   const status: CallStatus = recorded ? 'completed' : drawnStatus;
-  const talk = drawDuration(s);
+  const talk = stop < STAGE.duration ? 0 : drawDuration(s);
   const duration = status !== 'completed' ? 0 : recorded ? Math.max(talk, MIN_RECORDED_DURATION_SEC) : talk;
+  const firstEndpoint = account.endpoints[0] as Endpoint;
+  if (stop < STAGE.parties) return { u, endpoint: firstEndpoint, fields: { direction, status, duration, ...UNDRAWN } };
   const endpoint = s.pick(account.endpoints);
   const inbound = direction === 'inbound';
   const other = drawParty(s, inbound);
@@ -146,10 +161,16 @@ function drawHead(
 
 /**
  * The sortable fields of call `i` alone: what the store keeps in columns to build orders.
- * `layout` is the call's recording block layout, when the caller already has it.
+ * `layout` is the call's recording block layout, when the caller already has it; `upTo` draws
+ * only as far as a field needs (fields past it hold placeholders: '' and 0).
  */
-export function callSortFields(account: AccountProfile, i: number, layout?: Uint8Array): CallSortFields {
-  return drawHead(account, account.streams.call.at(i), recordingsOnCall(account, i, layout) > 0).fields;
+export function callSortFields(
+  account: AccountProfile,
+  i: number,
+  layout?: Uint8Array,
+  upTo: CallStage = 'price',
+): CallSortFields {
+  return drawHead(account, account.streams.call.at(i), recordingsOnCall(account, i, layout) > 0, upTo).fields;
 }
 
 function drawCore(world: WorldContext, account: AccountProfile, i: number, s: Stream): CallCore {

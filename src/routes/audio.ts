@@ -4,6 +4,7 @@ import { routes } from '../format/uris';
 import { parseRange, WAV_HEADER_BYTES, wavBytes, wavHeader } from '../format/wav';
 import { recordingAudio, SAMPLE_RATE } from '../generators/audio';
 import { methodNotAllowed } from '../http/error-handler';
+import { nextTurn } from '../http/slices';
 import type { World } from '../store/world';
 import { drainOrClose } from './send-page';
 
@@ -58,7 +59,10 @@ export function mountAudio(app: Express, world: World): void {
       if (closed) break;
       const chunk = wavBytes(header, audio.sample, b, Math.min(end, b + CHUNK_BYTES - 1), buffers[k]);
       flushed[k] = new Promise((done) => res.write(chunk, () => done()));
+      // Write callbacks and 'drain' come on process.nextTick, which lets no other connection
+      // in: take a turn of the event loop after every chunk.
       if (res.writableNeedDrain && !closed) await drainOrClose(res);
+      await nextTurn();
     }
     await Promise.race([Promise.all(flushed), gone]);
     if (!closed) res.end();

@@ -3,12 +3,14 @@ import {
   CALL_DIRECTIONS,
   CALL_STATUSES,
   type CallRecord,
+  type CallSortFields,
+  type CallStage,
   callSortFields,
   generateCall,
   seededCallIndex,
 } from '../generators/call';
 import { blockLayout, CALLS_PER_BLOCK } from '../generators/recording-layout';
-import { type Column, rankStrings } from './order';
+import { type Column, packAscii, rankStrings, SLICE, type Work } from './order';
 import type { TableKind } from './table';
 
 /** The columns a call list sorts by, besides `created`. */
@@ -19,43 +21,71 @@ const enumRanks = (values: readonly string[]) => new Map([...values].sort().map(
 const DIRECTION_RANK = enumRanks(CALL_DIRECTIONS);
 const STATUS_RANK = enumRanks(CALL_STATUSES);
 
-/**
- * The sort keys of `n` seeded calls, in one pass over the calls' sort fields (not whole calls).
- * A million calls: columns about 14 MB, each order then 4 MB.
- */
-function callColumns(account: AccountProfile, n: number): Record<CallColumn, Column> {
-  const from = new Array<string>(n);
-  const to = new Array<string>(n);
-  const direction = new Uint8Array(n);
-  const status = new Uint8Array(n);
-  const duration = new Uint32Array(n);
-  const price = new Uint32Array(n);
-  let maxDuration = 0;
-  let maxPrice = 0;
+/** How far into each call's stream a column's key is drawn. */
+const STAGE_OF: Record<CallColumn, CallStage> = {
+  direction: 'direction',
+  status: 'status',
+  duration: 'duration',
+  from: 'parties',
+  to: 'parties',
+  price: 'price',
+};
+
+/** A column's key of a call, as one number; the string columns are packed instead. */
+const NUMBER_OF: Partial<Record<CallColumn, (f: CallSortFields) => number>> = {
+  direction: (f) => DIRECTION_RANK.get(f.direction) as number,
+  status: (f) => STATUS_RANK.get(f.status) as number,
+  duration: (f) => f.duration,
+  // Production sorts by `cast(price as int)`.
+  price: (f) => f.priceInt,
+};
+
+/** Words a packed From or To takes: 16 ASCII units, past the longest a seeded party has (13). */
+const PARTY_WORDS = 4;
+
+/** The sort fields of the seeded calls in order, each drawn only as far as `stage`, in slices. */
+function* eachCall(
+  account: AccountProfile,
+  n: number,
+  stage: CallStage,
+  use: (f: CallSortFields, i: number) => void,
+): Work<void> {
   for (let block = 0; block * CALLS_PER_BLOCK < n; block++) {
     // A block's recording layout decides which of its calls were answered; read it once.
     const layout = blockLayout(account, block);
     const end = Math.min(n, (block + 1) * CALLS_PER_BLOCK);
-    for (let i = block * CALLS_PER_BLOCK; i < end; i++) {
-      const f = callSortFields(account, i, layout);
-      from[i] = f.from;
-      to[i] = f.to;
-      direction[i] = DIRECTION_RANK.get(f.direction) as number;
-      status[i] = STATUS_RANK.get(f.status) as number;
-      duration[i] = f.duration;
-      price[i] = f.priceInt;
-      if (f.duration > maxDuration) maxDuration = f.duration;
-      if (f.priceInt > maxPrice) maxPrice = f.priceInt;
-    }
+    for (let i = block * CALLS_PER_BLOCK; i < end; i++) use(callSortFields(account, i, layout, stage), i);
+    if ((block * CALLS_PER_BLOCK) % SLICE === 0) yield;
   }
-  return {
-    from: rankStrings(from),
-    to: rankStrings(to),
-    direction: { keys: direction, maxKey: DIRECTION_RANK.size - 1 },
-    status: { keys: status, maxKey: STATUS_RANK.size - 1 },
-    duration: { keys: duration, maxKey: maxDuration },
-    price: { keys: price, maxKey: maxPrice },
-  };
+}
+
+/**
+ * One key column of `n` seeded calls, drawing only the stream prefix it needs (no whole calls,
+ * no caller names). From and To are packed four characters a word; a value that does not pack
+ * (none the seed makes) sends the column to exact ranking of the strings instead.
+ */
+function* callColumn(account: AccountProfile, n: number, column: CallColumn): Work<Column> {
+  const stage = STAGE_OF[column];
+  const number = NUMBER_OF[column];
+  if (number !== undefined) {
+    const keys = new Uint32Array(n);
+    yield* eachCall(account, n, stage, (f, i) => {
+      keys[i] = number(f);
+    });
+    return { n, words: [keys] };
+  }
+  const party = column === 'from' ? (f: CallSortFields) => f.from : (f: CallSortFields) => f.to;
+  const words = Array.from({ length: PARTY_WORDS }, () => new Uint32Array(n));
+  let packed = true;
+  yield* eachCall(account, n, stage, (f, i) => {
+    if (packed) packed = packAscii(party(f), words, i);
+  });
+  if (packed) return { n, words };
+  const values = new Array<string>(n);
+  yield* eachCall(account, n, stage, (f, i) => {
+    values[i] = party(f);
+  });
+  return rankStrings(values);
 }
 
 /** The calls of an account: made on read from the seed, found by sid in O(1). */
@@ -72,5 +102,5 @@ export const CALL_KIND: TableKind<CallRecord, CallColumn> = {
     // Production sorts by `cast(price as int)`.
     price: (c) => c.priceInt,
   },
-  columns: (_world, account, n) => callColumns(account, n),
+  column: (_world, account, n, column) => callColumn(account, n, column),
 };

@@ -1,4 +1,4 @@
-import type { Order } from './order';
+import { type Order, SLICE, type Work } from './order';
 
 /** Inserted records get ids from here up; seeded indexes stay below (at most 50,000,000). */
 export const INSERT_BASE = 2 ** 26;
@@ -54,19 +54,21 @@ export class Overlay<R extends { sid: string }> {
  * `base` (seeded indexes in order) without `deleted`, with the inserted ids placed where
  * `compare` puts them. `compare` orders any two ids, seeded or inserted, totally.
  * O(n + m·log n) for n seeded and m inserted records.
- * @example mergeOrder(indexOrder(3), new Set([1]), [9], (a, b) => a - b) // Uint32Array [0, 2, 9]
+ * Work in slices (see `Work`).
+ * @example finish(mergeOrder(indexOrder(3), new Set([1]), [9], (a, b) => a - b)) // Uint32Array [0, 2, 9]
  */
-export function mergeOrder(
+export function* mergeOrder(
   base: Order,
   deleted: ReadonlySet<number>,
   inserted: Iterable<number>,
   compare: (a: number, b: number) => number,
-): Uint32Array {
+): Work<Uint32Array> {
   const kept = new Uint32Array(base.length - deleted.size);
   let n = 0;
   for (let p = 0; p < base.length; p++) {
     const i = base.at(p);
     if (!deleted.has(i)) kept[n++] = i;
+    if (p % SLICE === 0) yield;
   }
   const extra = [...inserted].sort(compare);
   // Where each inserted record goes among the kept ones: the first kept record after it.
@@ -86,6 +88,7 @@ export function mergeOrder(
   for (let p = 0; p <= n; p++) {
     while (e < extra.length && slots[e] === p) out[k++] = extra[e++] as number;
     if (p < n) out[k++] = kept[p] as number;
+    if (p % SLICE === 0) yield;
   }
   return out;
 }

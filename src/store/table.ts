@@ -1,12 +1,15 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
 import {
   type Column,
-  countingSortPermutation,
+  finish,
   indexOrder,
   newTableId,
   type Order,
   permutationOrder,
   reverseIndexOrder,
+  SLICE,
+  sortPermutation,
+  type Work,
 } from './order';
 import { INSERT_BASE, mergeOrder, Overlay } from './overlay';
 
@@ -47,24 +50,36 @@ export interface TableView<R, C extends string> {
   /** The list order for a sort (null: the default, newest first). */
   order(sort: StoreSort<C> | null): Order;
   /** The same order, keeping only the records the filter passes. */
-  filteredOrder(sort: StoreSort<C> | null, filter: RecordFilter<R>): Order;
+  filteredOrder(sort: StoreSort<C> | null, filter: RecordFilter<R> | null): Order;
+  /**
+   * `filteredOrder` as work in slices: what a request runs so that building the order of ten
+   * million calls never holds the event loop for long. The result is cached like the others.
+   */
+  prepare(sort: StoreSort<C> | null, filter: RecordFilter<R> | null): Work<Order>;
+  /** Counts writes: what an order built over several slices checks it was built on. */
+  readonly writes: number;
   /** Deleted seeded indexes, ascending. */
   deletedIndexes(): number[];
   /** Inserted records, in insert order. */
   insertedRecords(): R[];
+  /**
+   * `get` as of now, unchanged by later writes: what a page rendered over many event-loop turns
+   * reads, so that a reset or a delete meanwhile cannot remove a record it has yet to write.
+   */
+  snapshot(): (id: number) => R;
 }
 
 /**
  * What makes one kind of list: how a seeded record is made and found by sid, how each column
  * reads a record (`created`, in seconds, is also every order's tie-break), and how the key
- * columns of the seeded records are built (once, in one pass, when first sorted by).
+ * column of each is built for the seeded records (once, when first sorted by, in slices).
  */
 export interface TableKind<R, C extends string> {
   record(world: WorldContext, account: AccountProfile, index: number): R;
   /** The seeded index a sid stands for, if any (below `count`). */
   index(world: WorldContext, account: AccountProfile, sid: string, count: number): number | undefined;
   values: Record<C, (record: R) => string | number> & { created: (record: R) => number };
-  columns(world: WorldContext, account: AccountProfile, count: number): Record<C, Column>;
+  column(world: WorldContext, account: AccountProfile, count: number, column: C): Work<Column>;
 }
 
 const MAX_FILTERED = 32;
@@ -83,7 +98,8 @@ const sortKey = (sort: StoreSort<string> | null): string =>
 export class Table<R extends { sid: string }, C extends string> implements TableView<R, C | Created> {
   readonly id = newTableId();
   private readonly overlay = new Overlay<R>();
-  private columns: Record<C, Column> | null = null;
+  private readonly columns = new Map<C, Column>();
+  private writeCount = 0;
   private readonly seededOrders = new Map<string, Uint32Array>();
   private readonly overlayOrders = new Map<string, Uint32Array>();
   /** Filtered orders, most recent last; a few dozen at most, dropped on any write. */
@@ -119,6 +135,13 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     return id >= INSERT_BASE ? this.overlay.inserted.has(id) : id < this.seeded && !this.overlay.deleted.has(id);
   }
 
+  snapshot(): (id: number) => R {
+    const { kind, world, account } = this;
+    // Seeded records are a pure function of the seed; only the inserted ones need copying.
+    const inserted = new Map(this.overlay.inserted);
+    return (id) => (id >= INSERT_BASE ? (inserted.get(id) as R) : kind.record(world, account, id));
+  }
+
   deletedIndexes(): number[] {
     return [...this.overlay.deleted].sort((x, y) => x - y);
   }
@@ -152,25 +175,70 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   }
 
   private dropOrders(): void {
+    this.writeCount++;
     this.overlayOrders.clear();
     this.filtered.clear();
   }
 
+  get writes(): number {
+    return this.writeCount;
+  }
+
+  order(sort: StoreSort<C | Created> | null): Order {
+    return finish(this.prepare(sort, null));
+  }
+
+  filteredOrder(sort: StoreSort<C | Created> | null, filter: RecordFilter<R> | null): Order {
+    return finish(this.prepare(sort, filter));
+  }
+
   /**
-   * Built once by one pass over the order and cached, so the pages of a filtered walk are
-   * slices, like unfiltered ones.
+   * The order, built where it is not cached yet: the seeded order (a key column and a radix
+   * sort, which no write changes), then the writes merged in, then the filter applied (one pass,
+   * cached, so the pages of a filtered walk are slices, like unfiltered ones). The last two
+   * depend on the writes: if one lands while they are built, they are built again.
    */
-  filteredOrder(sort: StoreSort<C | Created> | null, filter: RecordFilter<R>): Order {
+  *prepare(sort: StoreSort<C | Created> | null, filter: RecordFilter<R> | null): Work<Order> {
+    const seeded = yield* this.seededOrder(sort);
+    for (;;) {
+      const writes = this.writeCount;
+      const order = this.overlay.empty ? seeded : yield* this.merged(sort, seeded);
+      const result = filter === null ? order : yield* this.kept(sort, order, filter);
+      if (writes === this.writeCount) return result;
+    }
+  }
+
+  private *merged(sort: StoreSort<C | Created> | null, seeded: Order): Work<Order> {
+    const key = sortKey(sort);
+    let perm = this.overlayOrders.get(key);
+    if (perm === undefined) {
+      // The writes as they are now: the merge runs over several slices, and a write meanwhile
+      // must not change what it reads (the result is then dropped and built again).
+      const writes = this.writeCount;
+      const compare = this.comparator(sort);
+      const get = this.snapshot();
+      const deleted = new Set(this.overlay.deleted);
+      const inserted = [...this.overlay.inserted.keys()];
+      perm = yield* mergeOrder(seeded, deleted, inserted, (a, b) => compare(get(a), get(b)));
+      if (writes === this.writeCount) this.overlayOrders.set(key, perm);
+    }
+    return permutationOrder(perm);
+  }
+
+  private *kept(sort: StoreSort<C | Created> | null, order: Order, filter: RecordFilter<R>): Work<Order> {
     const key = `${sortKey(sort)}|${filter.key}`;
     let perm = this.filtered.get(key);
     if (perm === undefined) {
-      const order = this.order(sort);
+      const writes = this.writeCount;
+      const get = this.snapshot();
       const kept: number[] = [];
       for (let p = 0; p < order.length; p++) {
         const id = order.at(p);
-        if (filter.test(this.get(id))) kept.push(id);
+        if (filter.test(get(id))) kept.push(id);
+        if (p % SLICE === 0) yield;
       }
       perm = Uint32Array.from(kept);
+      if (writes !== this.writeCount) return permutationOrder(perm);
       if (this.filtered.size >= MAX_FILTERED) this.filtered.delete(this.filtered.keys().next().value as string);
     } else {
       this.filtered.delete(key);
@@ -179,30 +247,20 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     return permutationOrder(perm);
   }
 
-  order(sort: StoreSort<C | Created> | null): Order {
-    const seeded = this.seededOrder(sort);
-    if (this.overlay.empty) return seeded;
-    const key = sortKey(sort);
-    let perm = this.overlayOrders.get(key);
-    if (perm === undefined) {
-      const compare = this.comparator(sort);
-      const { deleted, inserted } = this.overlay;
-      perm = mergeOrder(seeded, deleted, inserted.keys(), (a, b) => compare(this.get(a), this.get(b)));
-      this.overlayOrders.set(key, perm);
-    }
-    return permutationOrder(perm);
-  }
-
-  private seededOrder(sort: StoreSort<C | Created> | null): Order {
+  private *seededOrder(sort: StoreSort<C | Created> | null): Work<Order> {
     if (sort === null || sort.column === 'created') {
       return sort?.direction === 'asc' ? reverseIndexOrder(this.seeded) : indexOrder(this.seeded);
     }
     const key = sortKey(sort);
     let perm = this.seededOrders.get(key);
     if (perm === undefined) {
-      this.columns ??= this.kind.columns(this.world, this.account, this.seeded);
-      const column = this.columns[sort.column as C];
-      perm = countingSortPermutation(column.keys, column.maxKey, sort.direction);
+      const name = sort.column as C;
+      let column = this.columns.get(name);
+      if (column === undefined) {
+        column = yield* this.kind.column(this.world, this.account, this.seeded, name);
+        this.columns.set(name, column);
+      }
+      perm = yield* sortPermutation(column, sort.direction);
       this.seededOrders.set(key, perm);
     }
     return permutationOrder(perm);

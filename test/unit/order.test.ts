@@ -1,53 +1,115 @@
 import fc from 'fast-check';
-import { countingSortPermutation, rankNumbers, rankStrings } from '../../src/store/order';
+import { type Column, finish, packAscii, rankStrings, sortPermutation } from '../../src/store/order';
 
-/** The rule, written the slow and obvious way: by key, ties by index ascending. */
-function reference(keys: number[], direction: 'asc' | 'desc'): number[] {
+/** The rule, written the slow and obvious way: by key (words in turn), ties by index ascending. */
+function reference(keys: number[][], direction: 'asc' | 'desc'): number[] {
   const sign = direction === 'asc' ? 1 : -1;
-  return keys.map((_, i) => i).sort((a, b) => sign * (keys[a]! - keys[b]!) || a - b);
+  const cmp = (a: number[], b: number[]) => {
+    for (let w = 0; w < a.length; w++) if (a[w] !== b[w]) return (a[w]! < b[w]! ? -1 : 1) * sign;
+    return 0;
+  };
+  return keys.map((_, i) => i).sort((a, b) => cmp(keys[a]!, keys[b]!) || a - b);
 }
 
-describe('countingSortPermutation', () => {
+const columnOf = (keys: number[][]): Column => ({
+  n: keys.length,
+  words: Array.from({ length: keys[0]?.length ?? 1 }, (_, w) => Uint32Array.from(keys.map((k) => k[w] ?? 0))),
+});
+
+describe('sortPermutation (LSD radix over 16-bit digits)', () => {
   test.each([
     [[3, 1, 2, 1, 0], 'asc', [4, 1, 3, 2, 0]],
     [[3, 1, 2, 1, 0], 'desc', [0, 2, 1, 3, 4]],
     [[0, 0, 0], 'desc', [0, 1, 2]],
+    [[70000, 65535, 65536, 1], 'asc', [3, 1, 2, 0]],
     [[], 'asc', []],
   ] as const)('%j %s → %j (ties keep index order in both directions)', (keys, dir, expected) => {
-    const max = Math.max(0, ...keys);
-    expect(Array.from(countingSortPermutation(Uint32Array.from(keys), max, dir))).toEqual(expected);
+    const perm = finish(sortPermutation(columnOf(keys.map((k) => [k])), dir));
+    expect(Array.from(perm)).toEqual(expected);
   });
 
-  test('agrees with a comparator sort on random columns', () => {
+  test('agrees with a comparator sort on random multi-word keys, full 32-bit words included', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.nat({ max: 40 }), { maxLength: 300 }),
+        fc.integer({ min: 1, max: 4 }).chain((words) =>
+          fc.array(
+            fc.array(fc.oneof(fc.nat({ max: 5 }), fc.nat({ max: 0xffffffff })), {
+              minLength: words,
+              maxLength: words,
+            }),
+            { maxLength: 200 },
+          ),
+        ),
         fc.constantFrom('asc' as const, 'desc' as const),
         (keys, dir) => {
-          const perm = countingSortPermutation(Uint32Array.from(keys), Math.max(0, ...keys), dir);
-          expect(Array.from(perm)).toEqual(reference(keys, dir));
+          expect(Array.from(finish(sortPermutation(columnOf(keys), dir)))).toEqual(reference(keys, dir));
         },
       ),
       { seed: 7, numRuns: 200 },
     );
   });
+
+  test('yields between slices, so a big sort can be run a slice at a time', () => {
+    const n = 100_000;
+    const work = sortPermutation({ n, words: [Uint32Array.from({ length: n }, (_, i) => (i * 7919) % 1000)] }, 'asc');
+    let slices = 0;
+    let step = work.next();
+    while (step.done !== true) {
+      slices++;
+      step = work.next();
+    }
+    expect(slices).toBeGreaterThan(10);
+    expect(step.value.length).toBe(n);
+  });
 });
 
-describe('ranks', () => {
-  test('strings rank by UTF-16 code unit, not locale', () => {
+describe('packAscii: words that compare as the strings do', () => {
+  test('code-unit order, not locale: + before digits before upper case before lower case; shorter first', () => {
+    const values = ['b', 'B', '+1', '10', '9', 'a', 'B', 'zed', 'alice42', 'alice', '+15126002188', '+441234567890'];
+    const words = [0, 1, 2, 3].map(() => new Uint32Array(values.length));
+    for (const [i, v] of values.entries()) expect(packAscii(v, words, i)).toBe(true);
+    const perm = finish(sortPermutation({ n: values.length, words }, 'asc'));
+    expect(Array.from(perm, (i) => values[i])).toEqual([...values].sort());
+  });
+
+  test('agrees with string order on random ASCII strings', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string({ unit: fc.integer({ min: 1, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 16 }),
+          { maxLength: 100 },
+        ),
+        (values) => {
+          const words = [0, 1, 2, 3].map(() => new Uint32Array(values.length));
+          for (const [i, v] of values.entries()) packAscii(v, words, i);
+          const perm = finish(sortPermutation({ n: values.length, words }, 'asc'));
+          const expected = values
+            .map((_, i) => i)
+            .sort((a, b) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : a - b));
+          expect(Array.from(perm)).toEqual(expected);
+        },
+      ),
+      { seed: 5, numRuns: 200 },
+    );
+  });
+
+  test('what does not fit is refused, and nothing is written', () => {
+    const words = [new Uint32Array(1)];
+    expect(packAscii('abcde', words, 0)).toBe(false);
+    expect(packAscii('é', words, 0)).toBe(false);
+    expect(packAscii('a\u0000', words, 0)).toBe(false);
+    expect(words[0]![0]).toBe(0);
+  });
+});
+
+describe('rankStrings (the exact fallback)', () => {
+  test('ranks by UTF-16 code unit, not locale', () => {
     const values = ['b', 'B', '+1', '10', '9', 'a', 'B', 'Émile', 'zed'];
-    const { keys, maxKey } = rankStrings(values);
-    expect(maxKey).toBe(7);
+    const { words } = rankStrings(values);
     const byRank = values
-      .map((v, i) => [keys[i]!, v] as const)
+      .map((v, i) => [words[0]![i]!, v] as const)
       .sort((x, y) => x[0] - y[0])
       .map(([, v]) => v);
     expect(byRank).toEqual(['+1', '10', '9', 'B', 'B', 'a', 'b', 'zed', 'Émile']);
-  });
-
-  test('numbers rank numerically', () => {
-    const { keys, maxKey } = rankNumbers([10, 9.5, 100, 9.5]);
-    expect(Array.from(keys)).toEqual([1, 0, 2, 0]);
-    expect(maxKey).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { permutationOrder } from '../../src/store/order';
+import { finish, permutationOrder } from '../../src/store/order';
 import { INSERT_BASE, mergeOrder, Overlay } from '../../src/store/overlay';
 import { type Account, World } from '../../src/store/world';
 
@@ -16,7 +16,9 @@ describe('mergeOrder', () => {
     ],
     [[], [], [], []],
   ])('%j without %j, with %j → %j', (base, deleted, inserted, expected) => {
-    const merged = mergeOrder(permutationOrder(Uint32Array.from(base)), new Set(deleted), inserted, (a, b) => a - b);
+    const merged = finish(
+      mergeOrder(permutationOrder(Uint32Array.from(base)), new Set(deleted), inserted, (a, b) => a - b),
+    );
     expect(Array.from(merged)).toEqual(expected);
   });
 
@@ -28,7 +30,7 @@ describe('mergeOrder', () => {
         (deleted, inserted) => {
           const cmp = (a: number, b: number) => (a % 37) - (b % 37) || a - b;
           const base = Array.from({ length: 200 }, (_, i) => i).sort(cmp);
-          const merged = mergeOrder(permutationOrder(Uint32Array.from(base)), new Set(deleted), inserted, cmp);
+          const merged = finish(mergeOrder(permutationOrder(Uint32Array.from(base)), new Set(deleted), inserted, cmp));
           const expected = [...base.filter((i) => !deleted.includes(i)), ...inserted].sort(cmp);
           expect(Array.from(merged)).toEqual(expected);
         },

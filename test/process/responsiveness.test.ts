@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AdminAccount, adminAccounts, type Spawned, startCli } from '../support/process';
+
+/**
+ * Each attack that froze the server once runs here against a real server, while health checks
+ * are sent one after another. A bound on responsiveness, not a timing of the attack: every
+ * health check taken while the attack was still running must answer within 250 ms.
+ */
+const BOUND_MS = 250;
+
+async function probeWhile(url: string, attack: Promise<unknown>): Promise<{ probes: number; worst: number }> {
+  let done = false;
+  const finished = attack.finally(() => {
+    done = true;
+  });
+  let probes = 0;
+  let worst = 0;
+  while (!done) {
+    const started = performance.now();
+    const res = await fetch(`${url}/__admin/health`);
+    await res.arrayBuffer();
+    if (!done) {
+      probes++;
+      worst = Math.max(worst, performance.now() - started);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await finished;
+  return { probes, worst };
+}
+
+/**
+ * A fast reader in a process of its own (curl): read in the test's own process, a big body
+ * would hold up the test's health checks on the client side and measure nothing of the server.
+ * Resolves with the bytes read.
+ */
+function curl(url: string, token?: string): Promise<number> {
+  const auth = token === undefined ? [] : ['-u', `${token}:`];
+  return new Promise((resolve, reject) =>
+    execFile('curl', ['-sf', '-o', '/dev/null', '-w', '%{size_download}', ...auth, url], (err, out) =>
+      err === null ? resolve(Number(out)) : reject(err),
+    ),
+  );
+}
+
+const basic = (token: string) => ({ authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` });
+const callsUrl = (url: string, a: AdminAccount, query: string) =>
+  `${url}/call/2012-04-24/Accounts/${a.sid}/Calls.json${query}`;
+const admin = (url: string, method: string, path: string, body?: unknown) =>
+  fetch(`${url}/__admin${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+describe('no request stalls the others', () => {
+  let em: Spawned;
+  let big: AdminAccount;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callrec-resp-'));
+    const fixtures = join(dir, 'f.json');
+    writeFileSync(
+      fixtures,
+      JSON.stringify({ accounts: [{ friendly_name: 'Big', calls: 2_000_000, recordings: 1000 }] }),
+    );
+    em = await startCli(['--fixtures', fixtures, '--log-level', 'silent', '--cache-mb', '0']);
+    [big] = (await adminAccounts(em.url)) as [AdminAccount];
+  });
+  afterAll(() => em.stop());
+
+  test('while the first page sorted by From of 2,000,000 calls is built', async () => {
+    const attack = fetch(callsUrl(em.url, big, '?SortBy=From:desc'), { headers: basic(big.token) }).then((r) =>
+      r.json(),
+    );
+    const { probes, worst } = await probeWhile(em.url, attack);
+    expect(((await attack) as { total: number }).total).toBe(2_000_000);
+    expect(probes).toBeGreaterThan(3);
+    expect(worst).toBeLessThan(BOUND_MS);
+  });
+
+  test('while the first page filtered by Status of 2,000,000 calls is built', async () => {
+    const attack = fetch(callsUrl(em.url, big, '?Status=busy&PageSize=5'), { headers: basic(big.token) }).then((r) =>
+      r.json(),
+    );
+    const { probes, worst } = await probeWhile(em.url, attack);
+    expect(((await attack) as { page_size: number }).page_size).toBe(5);
+    expect(probes).toBeGreaterThan(3);
+    expect(worst).toBeLessThan(BOUND_MS);
+  });
+
+  test('while a 300,000-call page streams to a fast reader', async () => {
+    const attack = curl(callsUrl(em.url, big, '?PageSize=300000'), big.token);
+    const { probes, worst } = await probeWhile(em.url, attack);
+    expect(await attack).toBeGreaterThan(100_000_000);
+    expect(probes).toBeGreaterThan(3);
+    expect(worst).toBeLessThan(BOUND_MS);
+  });
+
+  test('while eight long recordings download at once', async () => {
+    const calls = await admin(em.url, 'POST', `/accounts/${big.sid}/calls`, [
+      { duration: 2 * 3600, status: 'completed' },
+    ]);
+    const [call] = (await calls.json()) as [{ sid: string }];
+    const recs = await admin(em.url, 'POST', `/accounts/${big.sid}/recordings`, [{ call_sid: call.sid }]);
+    const [rec] = (await recs.json()) as [{ file_uri: string; duration: string }];
+    // A recording of a two-hour call: 0.3 to 1 of the room it has, about 15 MB of audio each.
+    const bytes = 44 + Math.round(Number(rec.duration) * 8000) * 2;
+    expect(bytes).toBeGreaterThan(5_000_000);
+    const attack = Promise.all(Array.from({ length: 8 }, () => curl(rec.file_uri)));
+    const { probes, worst } = await probeWhile(em.url, attack);
+    expect(await attack).toEqual(Array.from({ length: 8 }, () => bytes));
+    expect(probes).toBeGreaterThan(3);
+    expect(worst).toBeLessThan(BOUND_MS);
+  });
+
+  test('while a state with 40,000 inserted calls is imported', async () => {
+    await admin(em.url, 'POST', '/reset');
+    const state = (await (await admin(em.url, 'GET', '/state')).json()) as { accounts: Record<string, unknown>[] };
+    const account = state.accounts[0] as Record<string, unknown>;
+    account['inserted_calls'] = Array.from({ length: 40_000 }, (_, i) => ({
+      from: `+1555${String(i).padStart(7, '0')}`,
+    }));
+    account['call_inserts'] = 40_000;
+    const attack = admin(em.url, 'PUT', '/state', state).then((r) => r.status);
+    const { probes, worst } = await probeWhile(em.url, attack);
+    expect(await attack).toBe(200);
+    expect(probes).toBeGreaterThan(3);
+    expect(worst).toBeLessThan(BOUND_MS);
+    await admin(em.url, 'POST', '/reset');
+  });
+});
+
+describe('a write does not tear a streamed page', () => {
+  test.each([
+    ['an account reset', (url: string, a: AdminAccount) => admin(url, 'POST', `/accounts/${a.sid}/reset`)],
+    ['a global reset', (url: string) => admin(url, 'POST', '/reset')],
+    [
+      'a state import',
+      async (url: string) => admin(url, 'PUT', '/state', await (await admin(url, 'GET', '/state')).json()),
+    ],
+  ])('%s while the page streams: the page is whole, as it was when it started', async (_what, write) => {
+    const dir = mkdtempSync(join(tmpdir(), 'callrec-tear-'));
+    const fixtures = join(dir, 'f.json');
+    writeFileSync(fixtures, JSON.stringify({ accounts: [{ friendly_name: 'A', calls: 60_000 }] }));
+    const em = await startCli(['--fixtures', fixtures, '--log-level', 'silent']);
+    try {
+      const [a] = (await adminAccounts(em.url)) as [AdminAccount];
+      const inserted = (await (await admin(em.url, 'POST', `/accounts/${a.sid}/calls`, [{}, {}, {}])).json()) as {
+        sid: string;
+      }[];
+      const res = await fetch(callsUrl(em.url, a, '?PageSize=70000'), { headers: basic(a.token) });
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const chunks: Uint8Array[] = [];
+      const first = await reader.read();
+      chunks.push(first.value as Uint8Array);
+      // The server is mid-page (60 MB, paused on a full socket): write now.
+      expect((await write(em.url, a)).status).toBe(200);
+      for (let r = await reader.read(); r.done !== true; r = await reader.read()) chunks.push(r.value);
+      const page = JSON.parse(Buffer.concat(chunks).toString()) as { total: number; calls: { sid: string }[] };
+      expect(page.total).toBe(60_003);
+      expect(page.calls).toHaveLength(60_003);
+      expect(
+        page.calls
+          .slice(0, 3)
+          .map((c) => c.sid)
+          .sort(),
+      ).toEqual(inserted.map((c) => c.sid).sort());
+    } finally {
+      await em.stop();
+    }
+  });
+});
