@@ -8,21 +8,51 @@ export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+interface Job {
+  work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+/** Work under way, run in turn: one budget a turn of the event loop for all of it. */
+const queue: Job[] = [];
+let scheduled = false;
+
+function schedule(): void {
+  if (scheduled || queue.length === 0) return;
+  scheduled = true;
+  setImmediate(runTurn);
+}
+
 /**
- * Runs work a slice at a time: after about SLICE_MS of it, the event loop turns (other
- * connections are served), then it goes on. The order of ten million calls is built this way,
- * while a health check is answered within milliseconds.
+ * One turn's share: slices of the jobs in turn (round-robin) for about SLICE_MS in all, so
+ * however many orders are being built at once, a request waits at most about that long.
  */
-export async function runSliced<T>(work: Work<T>): Promise<T> {
-  let started = performance.now();
-  for (;;) {
-    const step = work.next();
-    if (step.done === true) return step.value;
-    if (performance.now() - started >= SLICE_MS) {
-      await nextTurn();
-      started = performance.now();
+function runTurn(): void {
+  scheduled = false;
+  const started = performance.now();
+  while (queue.length > 0 && performance.now() - started < SLICE_MS) {
+    const job = queue.shift() as Job;
+    try {
+      const step = job.work.next();
+      if (step.done === true) job.resolve(step.value);
+      else queue.push(job);
+    } catch (err) {
+      job.reject(err);
     }
   }
+  schedule();
+}
+
+/**
+ * Runs work a slice at a time, between other work and other requests: the order of ten
+ * million calls is built this way while a health check is answered within milliseconds.
+ */
+export function runSliced<T>(work: Work<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+    schedule();
+  });
 }
 
 /**

@@ -201,22 +201,23 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   *prepare(sort: StoreSort<C | Created> | null, filter: RecordFilter<R> | null): Work<Order> {
     const seeded = yield* this.seededOrder(sort);
     for (;;) {
+      // The writes as they are now: merge and filter run over several slices, and a write
+      // meanwhile must not change what they read. Both read this one snapshot; if a write
+      // landed, the result is dropped and built again.
       const writes = this.writeCount;
-      const order = this.overlay.empty ? seeded : yield* this.merged(sort, seeded);
-      const result = filter === null ? order : yield* this.kept(sort, order, filter);
+      const get = this.snapshot();
+      const order = this.overlay.empty ? seeded : yield* this.merged(sort, seeded, get);
+      const result = filter === null ? order : yield* this.kept(sort, order, filter, get);
       if (writes === this.writeCount) return result;
     }
   }
 
-  private *merged(sort: StoreSort<C | Created> | null, seeded: Order): Work<Order> {
+  private *merged(sort: StoreSort<C | Created> | null, seeded: Order, get: (id: number) => R): Work<Order> {
     const key = sortKey(sort);
     let perm = this.overlayOrders.get(key);
     if (perm === undefined) {
-      // The writes as they are now: the merge runs over several slices, and a write meanwhile
-      // must not change what it reads (the result is then dropped and built again).
       const writes = this.writeCount;
       const compare = this.comparator(sort);
-      const get = this.snapshot();
       const deleted = new Set(this.overlay.deleted);
       const inserted = [...this.overlay.inserted.keys()];
       perm = yield* mergeOrder(seeded, deleted, inserted, (a, b) => compare(get(a), get(b)));
@@ -225,12 +226,16 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     return permutationOrder(perm);
   }
 
-  private *kept(sort: StoreSort<C | Created> | null, order: Order, filter: RecordFilter<R>): Work<Order> {
+  private *kept(
+    sort: StoreSort<C | Created> | null,
+    order: Order,
+    filter: RecordFilter<R>,
+    get: (id: number) => R,
+  ): Work<Order> {
     const key = `${sortKey(sort)}|${filter.key}`;
     let perm = this.filtered.get(key);
     if (perm === undefined) {
       const writes = this.writeCount;
-      const get = this.snapshot();
       const kept: number[] = [];
       for (let p = 0; p < order.length; p++) {
         const id = order.at(p);
