@@ -91,6 +91,25 @@ describe('no request stalls the others', () => {
     expect(worst).toBeLessThan(BOUND_MS);
   });
 
+  test('while a LIKE pattern of fourteen % and an x filters 2,000,000 calls', async () => {
+    const attack = curl(callsUrl(em.url, big, `?From=${'%25'.repeat(14)}x`), big.token);
+    const { probes, worst } = await probeWhile(em.url, attack);
+    expect(await attack).toBeGreaterThan(0);
+    expect(probes).toBeGreaterThan(3);
+    expect(worst).toBeLessThan(BOUND_MS);
+  });
+
+  test('while requests with 5,000-character paths meet a fault of six stars', async () => {
+    await admin(em.url, 'POST', '/faults', { path: '/*a*a*a*a*a*b', status: 418 });
+    const long = `${em.url}/${'a'.repeat(5000)}`;
+    const attack = Promise.all(Array.from({ length: 50 }, () => fetch(long).then((r) => r.status)));
+    const { worst } = await probeWhile(em.url, attack);
+    // The path has no b: the fault does not match, and the path is simply not found.
+    expect(new Set(await attack)).toEqual(new Set([404]));
+    expect(worst).toBeLessThan(BOUND_MS);
+    await admin(em.url, 'DELETE', '/faults');
+  });
+
   test('while a 300,000-call page streams to a fast reader', async () => {
     const attack = curl(callsUrl(em.url, big, '?PageSize=300000'), big.token);
     const { probes, worst } = await probeWhile(em.url, attack);
