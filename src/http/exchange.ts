@@ -27,6 +27,8 @@ const ACCOUNT_IN_PATH = /^\/call\/[^/]+\/Accounts\/([^/]+)/;
 
 /** Percent-decoded, or as it is when it is not valid percent-encoding (express answers that 400). */
 function decoded(text: string): string {
+  // Most paths hold no escape: the common request pays no decoding.
+  if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text);
   } catch {

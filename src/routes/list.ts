@@ -10,7 +10,8 @@ import { parseListQuery } from '../query/list-query';
 import type { ListSpec } from '../query/lists';
 import { type PageWindow, type PagingProfile, pageWindow } from '../query/paging';
 import type { Order } from '../store/order';
-import type { TableView } from '../store/table';
+import { INSERT_BASE } from '../store/overlay';
+import type { TableState, TableView } from '../store/table';
 import type { Account } from '../store/world';
 import { STREAM_THRESHOLD, sendBuilt, streamPage } from './send-page';
 
@@ -41,13 +42,15 @@ export function listResource<C extends string, R extends { sid: string }>(
 }
 
 /** Orders being built, shared by the requests that wait for them. */
-const orders = new Shared<Order>();
+const orders = new Shared<TableState<unknown>>();
 
 /** One page of a list, worked out: what to send, and the warnings the request earned. */
 interface Page<R> {
   window: PageWindow;
   order: Order;
-  table: TableView<R, string>;
+  /** The records as they were when the order was built (see TableState). */
+  get: (id: number) => R;
+  tableId: number;
   head: string;
   tail: string;
   warnings: string[];
@@ -82,12 +85,12 @@ async function listPage<C extends string, R extends { sid: string }>(
   // every request that wants it meanwhile.
   const sort = query.sort === null ? 'default' : `${query.sort.column}:${query.sort.direction}`;
   const key = `${table.id}|${table.writes}|${sort}|${query.filter?.key ?? ''}`;
-  const order = await orders.run(key, () => table.prepare(query.sort, query.filter));
+  const { order, get } = (await orders.run(key, () => table.prepare(query.sort, query.filter))) as TableState<R>;
   const window = pageWindow(settings.paging, order.length, query.page, query.pageSize);
   if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
-  const lastSid = window.hasNext ? table.get(order.at(window.offset + window.count - 1)).sid : undefined;
+  const lastSid = window.hasNext ? get(order.at(window.offset + window.count - 1)).sid : undefined;
   const { head, tail } = envelope(resource.wire.key, window, resource.wire.uri(account.profile.sid), lastSid);
-  return { window, order, table, head, tail, warnings: query.warnings.map(headerSafe) };
+  return { window, order, get, tableId: table.id, head, tail, warnings: query.warnings.map(headerSafe) };
 }
 
 /** GET of a paged list: content negotiation, the page, then its items, built or streamed. Runs after `requireAccount`. */
@@ -99,26 +102,30 @@ export function listHandler<C extends string, R extends { sid: string }>(
     requireJson(req);
     const exchange = exchangeOf(req);
     const account = authedAccount(res);
-    const { window, order, table, head, tail, warnings } = await listPage(resource, settings, account, exchange.query);
+    const { window, order, get, tableId, head, tail, warnings } = await listPage(
+      resource,
+      settings,
+      account,
+      exchange.query,
+    );
     // --strict: whatever production would ignore or read differently is refused instead.
     const [first] = warnings;
     if (settings.strict && first !== undefined) throw new ApiError(400, first);
     for (const w of warnings) res.append('X-Emulator-Warning', w);
     exchange.warnings = warnings;
     const sid = account.profile.sid;
-    const render = (id: number) => resource.wire.item(table.get(id), sid, settings.publicUrl);
+    const render = (id: number) => resource.wire.item(get(id), sid, settings.publicUrl);
     if (window.count > STREAM_THRESHOLD) {
       // A huge page would flush the caches for one reader: it is rendered and streamed as is,
-      // over many turns of the event loop, from the state it started with.
-      const get = table.snapshot();
-      const item = (k: number) => resource.wire.item(get(order.at(window.offset + k)), sid, settings.publicUrl);
-      await streamPage(res, head, tail, window.count, item);
+      // over many turns of the event loop, from the state its order was built for.
+      await streamPage(res, head, tail, window.count, (k) => render(order.at(window.offset + k)));
       return;
     }
     const items = new Array<Buffer>(window.count);
     for (let k = 0; k < window.count; k++) {
       const id = order.at(window.offset + k);
-      items[k] = settings.cache.item(table.id, id, () => render(id));
+      // Inserted ids come back after a reset with other records: only seeded ones are cached.
+      items[k] = id < INSERT_BASE ? settings.cache.item(tableId, id, () => render(id)) : Buffer.from(render(id));
     }
     sendBuilt(res, head, tail, items, warnings, exchange.keep);
   };

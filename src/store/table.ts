@@ -31,6 +31,12 @@ export interface RecordFilter<R> {
   test(record: R): boolean;
 }
 
+/** An order and the records as they were when it was built: what a page is written from. */
+export interface TableState<R> {
+  order: Order;
+  get(id: number): R;
+}
+
 /** What the rest of the emulator may do with a list: read it. Writes go through the World. */
 export interface TableView<R, C extends string> {
   /** Unique in the process, for caches keyed by table. */
@@ -53,9 +59,11 @@ export interface TableView<R, C extends string> {
   filteredOrder(sort: StoreSort<C> | null, filter: RecordFilter<R> | null): Order;
   /**
    * `filteredOrder` as work in slices: what a request runs so that building the order of ten
-   * million calls never holds the event loop for long. The result is cached like the others.
+   * million calls never holds the event loop for long. It answers with the order and the state
+   * it holds for: a page reads its records through `get`, so writes during the build cannot
+   * remove one it lists. The order is cached when no write landed meanwhile.
    */
-  prepare(sort: StoreSort<C> | null, filter: RecordFilter<R> | null): Work<Order>;
+  prepare(sort: StoreSort<C> | null, filter: RecordFilter<R> | null): Work<TableState<R>>;
   /** Counts writes: what an order built over several slices checks it was built on. */
   readonly writes: number;
   /** Deleted seeded indexes, ascending. */
@@ -100,6 +108,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   private readonly overlay = new Overlay<R>();
   private readonly columns = new Map<C, Column>();
   private writeCount = 0;
+  private lastSnapshot: { writes: number; get: (id: number) => R } | null = null;
   private readonly seededOrders = new Map<string, Uint32Array>();
   private readonly overlayOrders = new Map<string, Uint32Array>();
   /** Filtered orders, most recent last; a few dozen at most, dropped on any write. */
@@ -136,10 +145,14 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   }
 
   snapshot(): (id: number) => R {
+    // One snapshot serves every reader until the next write: it never changes once made.
+    if (this.lastSnapshot?.writes === this.writeCount) return this.lastSnapshot.get;
     const { kind, world, account } = this;
     // Seeded records are a pure function of the seed; only the inserted ones need copying.
     const inserted = new Map(this.overlay.inserted);
-    return (id) => (id >= INSERT_BASE ? (inserted.get(id) as R) : kind.record(world, account, id));
+    const get = (id: number) => (id >= INSERT_BASE ? (inserted.get(id) as R) : kind.record(world, account, id));
+    this.lastSnapshot = { writes: this.writeCount, get };
+    return get;
   }
 
   deletedIndexes(): number[] {
@@ -185,38 +198,41 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   }
 
   order(sort: StoreSort<C | Created> | null): Order {
-    return finish(this.prepare(sort, null));
+    return finish(this.prepare(sort, null)).order;
   }
 
   filteredOrder(sort: StoreSort<C | Created> | null, filter: RecordFilter<R> | null): Order {
-    return finish(this.prepare(sort, filter));
+    return finish(this.prepare(sort, filter)).order;
   }
 
   /**
    * The order, built where it is not cached yet: the seeded order (a key column and a radix
    * sort, which no write changes), then the writes merged in, then the filter applied (one pass,
-   * cached, so the pages of a filtered walk are slices, like unfiltered ones). The last two
-   * depend on the writes: if one lands while they are built, they are built again.
+   * cached, so the pages of a filtered walk are slices, like unfiltered ones). Merge and filter
+   * read one snapshot of the writes, taken at the start: the result holds for that state, and is
+   * cached only if no write landed meanwhile. One pass, however many writes come: no retries.
    */
-  *prepare(sort: StoreSort<C | Created> | null, filter: RecordFilter<R> | null): Work<Order> {
+  *prepare(sort: StoreSort<C | Created> | null, filter: RecordFilter<R> | null): Work<TableState<R>> {
     const seeded = yield* this.seededOrder(sort);
-    for (;;) {
-      // The writes as they are now: merge and filter run over several slices, and a write
-      // meanwhile must not change what they read. Both read this one snapshot; if a write
-      // landed, the result is dropped and built again.
-      const writes = this.writeCount;
-      const get = this.snapshot();
-      const order = this.overlay.empty ? seeded : yield* this.merged(sort, seeded, get);
-      const result = filter === null ? order : yield* this.kept(sort, order, filter, get);
-      if (writes === this.writeCount) return result;
-    }
+    const writes = this.writeCount;
+    const get = this.snapshot();
+    const order = this.overlay.empty ? seeded : yield* this.merged(sort, seeded, get, writes);
+    return { order: filter === null ? order : yield* this.kept(sort, order, filter, get, writes), get };
   }
 
-  private *merged(sort: StoreSort<C | Created> | null, seeded: Order, get: (id: number) => R): Work<Order> {
+  /**
+   * What follows reads `get`, the snapshot taken when the writes numbered `writes`: a result is
+   * cached only if no write has landed since then (not since this step began, which may be later).
+   */
+  private *merged(
+    sort: StoreSort<C | Created> | null,
+    seeded: Order,
+    get: (id: number) => R,
+    writes: number,
+  ): Work<Order> {
     const key = sortKey(sort);
     let perm = this.overlayOrders.get(key);
     if (perm === undefined) {
-      const writes = this.writeCount;
       const compare = this.comparator(sort);
       const deleted = new Set(this.overlay.deleted);
       const inserted = [...this.overlay.inserted.keys()];
@@ -231,11 +247,11 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     order: Order,
     filter: RecordFilter<R>,
     get: (id: number) => R,
+    writes: number,
   ): Work<Order> {
     const key = `${sortKey(sort)}|${filter.key}`;
     let perm = this.filtered.get(key);
     if (perm === undefined) {
-      const writes = this.writeCount;
       const kept: number[] = [];
       for (let p = 0; p < order.length; p++) {
         const id = order.at(p);

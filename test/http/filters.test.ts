@@ -82,24 +82,22 @@ describe('filtered lists', () => {
     const em = makeEmulator();
     const a = byCalls(em.world, 448);
     const table = a.store.calls;
-    // The scan reads records through a snapshot of the table; count those reads.
+    // Every read of a record, by the scan and by the page, goes through a snapshot of the table.
     const snapshot = table.snapshot.bind(table);
-    let scanned = 0;
+    let reads = 0;
     jest.spyOn(table, 'snapshot').mockImplementation(() => {
       const get = snapshot();
       return (id: number) => {
-        scanned++;
+        reads++;
         return get(id);
       };
     });
-    const spy = jest.spyOn(table, 'get');
     await authGet(em.app, `${callsPath(a.sid)}?Status=completed&PageSize=10`, a.token);
-    expect(scanned).toBeGreaterThanOrEqual(448);
-    scanned = 0;
-    spy.mockClear();
+    expect(reads).toBeGreaterThanOrEqual(448);
+    reads = 0;
     await authGet(em.app, `${callsPath(a.sid)}?Status=completed&PageSize=10&Page=3`, a.token);
-    // A later page renders its items (and the next link's sid), no rescan.
-    expect(scanned).toBe(0);
-    expect(spy.mock.calls.length).toBeLessThanOrEqual(11);
+    // A later page reads its items (and the next link's sid), no rescan.
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThanOrEqual(11);
   });
 });

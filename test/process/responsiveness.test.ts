@@ -192,3 +192,46 @@ describe('a write does not tear a streamed page', () => {
     }
   });
 });
+
+describe('orders built while writes land', () => {
+  test('sorted and filtered lists over 200,000 calls, with inserts, deletes and resets meanwhile: no 5xx, and they finish', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callrec-race-'));
+    const fixtures = join(dir, 'f.json');
+    writeFileSync(fixtures, JSON.stringify({ accounts: [{ friendly_name: 'A', calls: 200_000 }] }));
+    const em = await startCli(['--fixtures', fixtures, '--log-level', 'silent']);
+    try {
+      const [a] = (await adminAccounts(em.url)) as [AdminAccount];
+      const deadline = Date.now() + 3000;
+      const statuses: number[] = [];
+      const inserted: string[] = [];
+      const queries = ['&To=%2B1%25', '&SortBy=From:desc', '&Status=busy', '&SortBy=To&From=%25555%25', ''];
+      const lists = async (k: number) => {
+        for (let n = k; Date.now() < deadline; n++) {
+          const res = await fetch(callsUrl(em.url, a, `?PageSize=126${queries[n % queries.length]}`), {
+            headers: basic(a.token),
+          });
+          await res.arrayBuffer();
+          statuses.push(res.status);
+        }
+      };
+      const writes = async (k: number) => {
+        for (let n = k; Date.now() < deadline; n++) {
+          if (n % 5 < 3) {
+            const res = await admin(em.url, 'POST', `/accounts/${a.sid}/calls`, [{}, { status: 'busy' }]);
+            for (const c of (await res.json()) as { sid: string }[]) inserted.push(c.sid);
+          } else if (n % 5 === 3 && inserted.length > 0) {
+            await admin(em.url, 'DELETE', `/accounts/${a.sid}/calls/${inserted.pop()}`);
+          } else {
+            await admin(em.url, 'POST', `/accounts/${a.sid}/reset`);
+            inserted.length = 0;
+          }
+        }
+      };
+      await Promise.all([lists(0), lists(1), lists(2), writes(0), writes(2)]);
+      expect(statuses.filter((s) => s >= 500)).toEqual([]);
+      expect(statuses.length).toBeGreaterThan(10);
+    } finally {
+      await em.stop();
+    }
+  });
+});
