@@ -49,6 +49,14 @@ function runTurn(): void {
  * million calls is built this way while a health check is answered within milliseconds.
  */
 export function runSliced<T>(work: Work<T>): Promise<T> {
+  // The first step runs at once: an order already built (most requests) waits for no turn.
+  let first: IteratorResult<void, T>;
+  try {
+    first = work.next();
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  if (first.done === true) return Promise.resolve(first.value);
   return new Promise<T>((resolve, reject) => {
     queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
     schedule();
