@@ -176,7 +176,10 @@ export const messages = {
   repeatedParameter: (name: string) => `Parameter ${name} is given more than once; the first value counts`,
   caseSensitiveParameter: (name: string, meant: string) =>
     `Parameter ${JSON.stringify(name)} is ignored: names are case-sensitive (did you mean ${meant}?)`,
-  afterSidIgnored: 'AfterSid is ignored, as in production: only Page and PageSize select the page',
+  afterSidOther: (given: string, follows: string | undefined) =>
+    `AfterSid ${JSON.stringify(given)} is ignored, as in production: only Page and PageSize select the page, and this page ${follows === undefined ? 'is the first' : `follows ${follows}`}`,
+  unknownParameter: (name: string, known: readonly string[]) =>
+    `Parameter ${JSON.stringify(name)} is ignored: this list reads ${known.join(', ')}`,
   emptySortBy: 'Empty SortBy is ignored; the default order (date_created descending) applies',
   unknownSortAttribute: (field: string, attributes: readonly string[], meant: string | undefined) =>
     `SortBy attribute ${JSON.stringify(field)} is not one of ${attributes.join(', ')}` +

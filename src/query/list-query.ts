@@ -14,6 +14,8 @@ export interface ListQuery<C extends string, R> {
   sort: StoreSort<C> | null;
   /** What the filter parameters given keep; null when none is given. */
   filter: RecordFilter<R> | null;
+  /** AfterSid as sent: production ignores it; the list says whether it matches the page. */
+  afterSid: string | undefined;
   /** Things production ignores or treats differently that the client relied on. */
   warnings: string[];
 }
@@ -44,9 +46,9 @@ export function firstValues(
       continue;
     }
     const nearly = known.find((k) => k.toLowerCase() === name.toLowerCase());
-    if (nearly !== undefined) {
-      warnings.push(messages.caseSensitiveParameter(name, nearly));
-    }
+    warnings.push(
+      nearly === undefined ? messages.unknownParameter(name, known) : messages.caseSensitiveParameter(name, nearly),
+    );
   }
   return { values, warnings };
 }
@@ -91,13 +93,10 @@ export function parseListQuery<C extends string, R>(
     sort = parsed.sort;
     if (parsed.warning !== undefined) warnings.push(parsed.warning);
   }
-  if (values.has('AfterSid')) {
-    warnings.push(messages.afterSidIgnored);
-  }
   const given = new Map<string, string>();
   for (const name of filterNames) {
     const v = values.get(name);
     if (v !== undefined) given.set(name, v);
   }
-  return { page, pageSize, sort, filter: buildFilter(list.filters, given), warnings };
+  return { page, pageSize, sort, filter: buildFilter(list.filters, given), afterSid: values.get('AfterSid'), warnings };
 }

@@ -89,8 +89,16 @@ async function listPage<C extends string, R extends { sid: string }>(
   const window = pageWindow(settings.paging, order.length, query.page, query.pageSize);
   if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
   const lastSid = window.hasNext ? get(order.at(window.offset + window.count - 1)).sid : undefined;
+  // Production ignores AfterSid. The previous page's next link carries the sid of the item just
+  // before this page: normal use, said nothing of. Any other sid is a client relying on it.
+  const warnings = query.warnings.map(headerSafe);
+  if (query.afterSid !== undefined) {
+    const follows =
+      window.offset > 0 && window.offset <= order.length ? get(order.at(window.offset - 1)).sid : undefined;
+    if (query.afterSid !== follows) warnings.push(headerSafe(messages.afterSidOther(query.afterSid, follows)));
+  }
   const { head, tail } = envelope(resource.wire.key, window, resource.wire.uri(account.profile.sid), lastSid);
-  return { window, order, get, tableId: table.id, head, tail, warnings: query.warnings.map(headerSafe) };
+  return { window, order, get, tableId: table.id, head, tail, warnings };
 }
 
 /** GET of a paged list: content negotiation, the page, then its items, built or streamed. Runs after `requireAccount`. */

@@ -1,3 +1,4 @@
+import { messages } from '../../src/errors';
 import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 const { app, world } = makeEmulator();
@@ -99,15 +100,22 @@ describe('the calls list envelope', () => {
     );
   });
 
-  test('a client-sent AfterSid is ignored: the page is the same', async () => {
+  test('a client-sent AfterSid is ignored: the page is the same; a warning names the record the page follows', async () => {
+    const page0 = await authGet(app, `${callsPath(big.sid)}?Page=0&PageSize=5`, big.token);
     const plain = await authGet(app, `${callsPath(big.sid)}?Page=1&PageSize=5`, big.token);
-    const withAfter = await authGet(
-      app,
-      `${callsPath(big.sid)}?Page=1&PageSize=5&AfterSid=${plain.body.calls[2].sid}`,
-      big.token,
-    );
+    const other = page0.body.calls[2].sid as string;
+    const withAfter = await authGet(app, `${callsPath(big.sid)}?Page=1&PageSize=5&AfterSid=${other}`, big.token);
     expect(withAfter.text).toBe(plain.text);
-    expect(withAfter.headers['x-emulator-warning']).toContain('AfterSid is ignored');
+    expect(withAfter.headers['x-emulator-warning']).toBe(messages.afterSidOther(other, page0.body.calls[4].sid));
+    const first = await authGet(app, `${callsPath(big.sid)}?Page=0&PageSize=5&AfterSid=${other}`, big.token);
+    expect(first.headers['x-emulator-warning']).toBe(messages.afterSidOther(other, undefined));
+  });
+
+  test('the AfterSid of next_page_uri (the item just before the page) is normal use: no warning', async () => {
+    const page0 = await authGet(app, `${callsPath(big.sid)}?Page=0&PageSize=5`, big.token);
+    const next = await authGet(app, `/call${page0.body.next_page_uri.replace('/Calls?', '/Calls.json?')}`, big.token);
+    expect(next.status).toBe(200);
+    expect(next.headers['x-emulator-warning']).toBeUndefined();
   });
 });
 

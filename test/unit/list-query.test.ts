@@ -59,10 +59,29 @@ describe('parseListQuery', () => {
     ]);
   });
 
-  test('AfterSid is ignored, with a warning', () => {
+  test('AfterSid is read but selects nothing (the list says whether it matches the page)', () => {
     const q = parse('Page=1&AfterSid=CA123');
-    expect(q.page).toBe(1);
-    expect(q.warnings).toEqual(['AfterSid is ignored, as in production: only Page and PageSize select the page']);
+    expect([q.page, q.afterSid, q.warnings]).toEqual([1, 'CA123', []]);
+  });
+
+  test('an unknown parameter is ignored with a warning naming the ones the list reads', () => {
+    const q = parse('page_size=5&StartDate=2025-01-01');
+    expect(q.warnings).toEqual([
+      messages.unknownParameter('page_size', [
+        'Page',
+        'PageSize',
+        'SortBy',
+        'AfterSid',
+        ...Object.keys(CALL_LIST.filters),
+      ]),
+      messages.unknownParameter('StartDate', [
+        'Page',
+        'PageSize',
+        'SortBy',
+        'AfterSid',
+        ...Object.keys(CALL_LIST.filters),
+      ]),
+    ]);
   });
 
   test('percent-encoded values are decoded and malformed escapes do not throw', () => {
