@@ -142,6 +142,7 @@ export const messages = {
     `Page ${page} is beyond the last page of this list (the last page is ${lastPage})`,
   unauthorized: 'Authentication required: send HTTP Basic credentials with the account API token as the user name',
   forbidden: (accountSid: string) => `The API token does not grant access to account ${accountSid}`,
+  forbiddenRecord: (sid: string) => `The API token does not grant access to ${sid}: it belongs to another account`,
   notFound: (method: string, path: string) => `No resource at ${method} ${path}`,
   methodNotAllowed: (method: string, allowed: string) => `Method ${method} is not allowed here; use ${allowed}`,
   notAcceptable:
@@ -169,6 +170,8 @@ export const messages = {
   rangeNotSatisfiable: (size: number) => `The Range asks for bytes outside the ${size} of this file`,
   notFoundPrinted: (method: string, path: string, lacks: string, instead: string) =>
     `No resource at ${method} ${path}: the path lacks ${lacks}, as the URIs production prints do; request ${instead}`,
+  notFoundDoubled: (method: string, path: string, instead: string) =>
+    `No resource at ${method} ${path}: the path has the /call prefix twice (the recordings list's links carry it already); request ${instead}`,
   noFault: (id: string) => `No fault ${id}`,
   unknownState: (name: string, known: readonly string[]) =>
     `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,

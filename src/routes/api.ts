@@ -21,5 +21,5 @@ export function mountApi(app: Express, world: World, settings: ListSettings): vo
   app.all(routes.recordings, methodNotAllowed('GET, HEAD'));
   // The audio route comes before the single-recording one, whose sid would swallow ".wav".
   mountAudio(app, world);
-  mountRecords(app, auth, settings);
+  mountRecords(app, world, auth, settings);
 }

@@ -9,17 +9,28 @@ import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
 import { parseListQuery } from '../query/list-query';
 import { pageWindow } from '../query/paging';
-import type { Account } from '../store/world';
+import type { Account, World } from '../store/world';
 import { type ListSettings, requireJson } from './list';
 
 const ALLOW = 'GET, HEAD';
 
-/** The call a path names in the authenticated account, or a 404. */
-function callOf(req: Request, account: Account): number {
-  const sid = String(req.params['callSid']);
-  const id = account.calls.find(sid);
-  if (id === undefined) throw new ApiError(404, messages.noCall(account.profile.sid, sid));
-  return id;
+/**
+ * The id of the record a path names in the authenticated account. A sid of another account's
+ * record is a 403, as production's `secure()` checks the record's own account; an unknown sid
+ * is a 404.
+ */
+function recordOf(
+  world: World,
+  account: Account,
+  sid: string,
+  table: (a: Account) => { find(sid: string): number | undefined },
+  missing: (accountSid: string, sid: string) => string,
+): number {
+  const id = table(account).find(sid);
+  if (id !== undefined) return id;
+  const owner = world.accounts().find((a) => a !== account && table(a).find(sid) !== undefined);
+  if (owner !== undefined) throw new ApiError(403, messages.forbiddenRecord(sid));
+  throw new ApiError(404, missing(account.profile.sid, sid));
 }
 
 function sendJson(res: Response, body: string): void {
@@ -36,7 +47,9 @@ function sendJson(res: Response, body: string): void {
  * - a call's notifications: a paged envelope with no items (notification fields are not
  *   specified, and the generated calls have none).
  */
-export function mountRecords(app: Express, auth: RequestHandler[], settings: ListSettings): void {
+export function mountRecords(app: Express, world: World, auth: RequestHandler[], settings: ListSettings): void {
+  const callOf = (req: Request, account: Account) =>
+    recordOf(world, account, String(req.params['callSid']), (a) => a.calls, messages.noCall);
   app.get(routes.callRecordings, ...auth, (req, res) => {
     requireJson(req);
     const account = authedAccount(res);
@@ -75,9 +88,7 @@ export function mountRecords(app: Express, auth: RequestHandler[], settings: Lis
   app.get(routes.recording, ...auth, (req, res) => {
     requireJson(req);
     const account = authedAccount(res);
-    const sid = String(req.params['recordingSid']);
-    const id = account.recordings.find(sid);
-    if (id === undefined) throw new ApiError(404, messages.noRecording(account.profile.sid, sid));
+    const id = recordOf(world, account, String(req.params['recordingSid']), (a) => a.recordings, messages.noRecording);
     sendJson(res, recordingJson(account.recordings.get(id), account.profile.sid, settings.publicUrl));
   });
   app.all(routes.recording, methodNotAllowed(ALLOW));

@@ -21,8 +21,14 @@ describe('single records', () => {
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ message: messages.noCall(big.sid, unknown) });
     expect((await authGet(app, `${base(other.sid)}/Calls/${call.sid}.json`, big.token)).status).toBe(403);
-    // Another account's call, asked for with that account's own token: not in this account.
-    expect((await authGet(app, `${base(other.sid)}/Calls/${call.sid}.json`, other.token)).status).toBe(404);
+    // Another account's call under one's own account path: production's secure() checks the
+    // call's own account, and answers 403, not 404.
+    const foreign = await authGet(app, `${base(other.sid)}/Calls/${call.sid}.json`, other.token);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual({ message: messages.forbiddenRecord(call.sid) });
+    for (const sub of ['Recordings', 'Notifications']) {
+      expect((await authGet(app, `${base(other.sid)}/Calls/${call.sid}/${sub}.json`, other.token)).status).toBe(403);
+    }
     expect((await request(app).get(`${base(big.sid)}/Calls/${call.sid}.json`)).status).toBe(401);
     const head = await request(app)
       .head(`${base(big.sid)}/Calls/${call.sid}.json`)
@@ -37,6 +43,8 @@ describe('single records', () => {
     expect(res.text).toBe(JSON.stringify(rec));
     expect((await authGet(app, `${base(big.sid)}/Recordings/RE${'a'.repeat(32)}.json`, big.token)).status).toBe(404);
     expect((await authGet(app, `${base(other.sid)}/Recordings/${rec.sid}.json`, big.token)).status).toBe(403);
+    const foreign = await authGet(app, `${base(other.sid)}/Recordings/${rec.sid}.json`, other.token);
+    expect([foreign.status, foreign.body]).toEqual([403, { message: messages.forbiddenRecord(rec.sid) }]);
   });
 
   test('a written record is found, a deleted one is not', async () => {
@@ -128,6 +136,17 @@ describe('paths as printed', () => {
     const res = await authGet(app, path, big.token);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: messages.notFoundPrinted('GET', path.split('?')[0]!, lacks, instead) });
+  });
+
+  test("the recordings list's links carry /call already: added again, the 404 says so", async () => {
+    const page = await authGet(app, `${recordingsPath(big.sid)}?PageSize=5`, big.token);
+    const link = page.body.next_page_uri as string;
+    expect(link.startsWith('/call/2012-04-24/')).toBe(true);
+    expect((await authGet(app, link, big.token)).status).toBe(200);
+    const doubled = `/call${link}`;
+    const res = await authGet(app, doubled, big.token);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: messages.notFoundDoubled('GET', doubled.split('?')[0]!, link.split('?')[0]!) });
   });
 });
 
