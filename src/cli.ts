@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   let em: RunningEmulator;
   try {
     const loaded = loadConfig(process.argv.slice(2));
-    if (loaded.kind === 'help') {
+    if (loaded.kind !== 'config') {
       process.stdout.write(loaded.text);
       return;
     }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { problems, ValidationError } from './errors';
 import { instantAt } from './input/fields';
+import { VERSION } from './version';
 
 /**
  * Configuration: flags override environment variables, which override defaults. It is read and
@@ -252,7 +253,7 @@ export const OPTIONS: readonly OptionDoc[] = [
     env: 'CALLREC_LOG_LEVEL',
     value: 'LEVEL',
     default: 'info',
-    help: 'request logs: silent, error, warn, info, debug',
+    help: `request logs: ${LOG_LEVELS.join(', ')}`,
     parse: oneOf(LOG_LEVELS, (got) => problems.oneOf(LOG_LEVELS, got)),
     fallback: 'info',
   }),
@@ -311,6 +312,7 @@ export function helpText(): string {
     '',
     'Options:',
     ...rows,
+    '  --version                 print the version and exit',
     '  --help                    print this help and exit',
     '',
   ].join('\n');
@@ -326,7 +328,30 @@ function build(given: (doc: OptionDoc) => Given | undefined, overrides: Partial<
   return Object.freeze({ ...(config as unknown as Config), ...overrides });
 }
 
-export type LoadResult = { kind: 'help'; text: string } | { kind: 'config'; config: Readonly<Config> };
+export type LoadResult =
+  | { kind: 'help'; text: string }
+  | { kind: 'version'; text: string }
+  | { kind: 'config'; config: Readonly<Config> };
+
+/**
+ * `--port -1` as `--port=-1`: node's parser takes a value that starts with `-` for another flag
+ * ("ambiguous"), and the option's own range message is the one that helps.
+ */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const valued = new Set(OPTIONS.filter((o) => o.value !== '').map((o) => `--${o.name}`));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    if (valued.has(arg) && next !== undefined && /^-[0-9.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
 
 /**
  * Reads flags (`argv` without the node and script paths) over environment variables over
@@ -337,12 +362,13 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   let flags: Record<string, string | boolean | undefined>;
   try {
     flags = parseArgs({
-      args: [...argv],
+      args: joinNegativeValues(argv),
       options: {
         ...Object.fromEntries(
           OPTIONS.map((o) => [o.name, { type: o.value === '' ? ('boolean' as const) : ('string' as const) }]),
         ),
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
       strict: true,
       allowPositionals: false,
@@ -351,6 +377,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     throw new ValidationError('', `${(err as Error).message}; see --help`);
   }
   if (flags['help'] === true) return { kind: 'help', text: helpText() };
+  if (flags['version'] === true) return { kind: 'version', text: `callrec-emulator ${VERSION}\n` };
   // The first of flag, then non-empty environment variable; the label names where it came from.
   const config = build((doc) => {
     const f = flags[doc.name];
@@ -365,7 +392,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 /**
  * A config from typed in-process options, validated by the same rules as flags; messages name
  * the option as the caller spelled it (`port`, not `--port`). The environment is not read.
- * In-process defaults differ from the CLI's in one way: port 0 (any free port).
+ * In-process defaults differ from the CLI's in two ways: port 0 (any free port), log level silent.
  */
 export function configFromOptions(options: Record<string, unknown>): Readonly<Config> {
   const known = new Set<string>(OPTIONS.map((o) => (o.key === 'clockMs' ? 'clock' : o.key)));
@@ -378,11 +405,10 @@ export function configFromOptions(options: Record<string, unknown>): Readonly<Co
     (doc) => {
       const name = doc.key === 'clockMs' ? 'clock' : doc.key;
       const value = name === 'fixtures' && inline !== undefined ? undefined : options[name];
-      return value === undefined
-        ? name === 'port'
-          ? { raw: '0', label: name }
-          : undefined
-        : { raw: String(value), label: name };
+      // In-process: any free port, and quiet (a test run's output is the test runner's).
+      const fallback = name === 'port' ? '0' : name === 'logLevel' ? 'silent' : undefined;
+      if (value === undefined) return fallback === undefined ? undefined : { raw: fallback, label: name };
+      return { raw: String(value), label: name };
     },
     inline === undefined ? {} : { fixtures: inline as { accounts: unknown[] } },
   );

@@ -21,6 +21,12 @@ export interface EmulatorOptions {
   journalSize?: number;
   strict?: boolean;
   adminToken?: string;
+  /** Host names besides loopback ones that /__admin answers. */
+  adminHosts?: string[];
+  /** Default `silent` in-process (the CLI's default is `info`). */
+  logLevel?: 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+  cors?: boolean;
+  maxConnections?: number;
   /** A provider states file. */
   states?: string;
 }
@@ -48,8 +54,8 @@ export interface EmulatorHandle {
   readonly accounts: AccountView[];
   /** Everything back to the seeded state, or one account when a sid is given. */
   reset(accountSid?: string): Promise<void>;
-  /** A new seed (and fixtures): the world is built again. */
-  seed(seed: string, fixtures?: { accounts: unknown[] }): Promise<void>;
+  /** A new seed (and fixtures, and reference instant): the world is built again. */
+  seed(seed: string, fixtures?: { accounts: unknown[] }, clock?: string): Promise<void>;
   /** Inserts calls (any field may be given); returns them as the API shows them. */
   addCalls(
     accountSid: string,
@@ -114,8 +120,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     reset: async (accountSid) => {
       await admin('POST', accountSid === undefined ? '/reset' : `/accounts/${accountSid}/reset`);
     },
-    seed: async (seed, fixtures) => {
-      await admin('POST', '/seed', fixtures === undefined ? { seed } : { seed, fixtures });
+    seed: async (seed, fixtures, clock) => {
+      await admin('POST', '/seed', {
+        seed,
+        ...(fixtures === undefined ? {} : { fixtures }),
+        ...(clock === undefined ? {} : { clock }),
+      });
     },
     addCalls: async (sid, calls = {}) => asList(await admin('POST', `/accounts/${sid}/calls`, asList(calls))),
     addRecordings: async (sid, recordings = {}) =>

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isoMillis } from '../format/dates';
 import { VERSION } from '../version';
 import { type AdminHandler, ok } from './context';
 
@@ -13,6 +14,7 @@ export const health: AdminHandler = (ctx) => {
     status: 'ok',
     version: VERSION,
     seed: ctx.world.seed,
+    clock: isoMillis(ctx.world.clockMs),
     uptime_s: Math.round(ctx.uptime() * 10) / 10,
     accounts: accounts.length,
     calls: accounts.reduce((n, a) => n + a.calls.count, 0),

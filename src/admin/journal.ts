@@ -26,8 +26,9 @@ export function journalFilter(rawQuery: string, size: number): JournalFilter {
   if (path !== null) filter.path = path;
   const status = int('status', 0, 599);
   if (status !== undefined) filter.status = status;
-  const limit = int('limit', 1, Math.max(1, size));
-  if (limit !== undefined) filter.limit = limit;
+  // A limit past what the journal holds asks for everything it holds.
+  const limit = int('limit', 1, 1_000_000_000);
+  if (limit !== undefined) filter.limit = Math.min(limit, Math.max(1, size));
   const since = q.get('since');
   if (since !== null) filter.sinceMs = instantAt('query.since', since);
   return filter;

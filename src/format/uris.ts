@@ -13,6 +13,7 @@ export const MOUNT = '/call';
 
 /** Express route patterns. The list routes take an optional `.json` (see routes/). */
 export const routes = {
+  index: '/',
   calls: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls{.json}`,
   recordings: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Recordings{.json}`,
   call: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls/:callSid{.json}`,

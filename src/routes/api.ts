@@ -1,8 +1,9 @@
 import type { Express } from 'express';
 import { requireAccount } from '../auth';
-import { routes } from '../format/uris';
+import { ADMIN, adminRoutes, routes } from '../format/uris';
 import { methodNotAllowed } from '../http/error-handler';
 import type { World } from '../store/world';
+import { VERSION } from '../version';
 import { mountAudio } from './audio';
 import { calls } from './calls';
 import { type ListSettings, listHandler } from './list';
@@ -22,4 +23,16 @@ export function mountApi(app: Express, world: World, settings: ListSettings): vo
   // The audio route comes before the single-recording one, whose sid would swallow ".wav".
   mountAudio(app, world);
   mountRecords(app, world, auth, settings);
+  // A person or a client exploring the server: where the API, the admin API and its document are.
+  app.get(routes.index, (_req, res) => {
+    res.json({
+      name: 'callrec-emulator',
+      version: VERSION,
+      api: routes.calls.replace(':accountSid', '{AccountSid}').replace('{.json}', '.json'),
+      admin: ADMIN,
+      health: adminRoutes.health,
+      openapi: adminRoutes.openapi,
+    });
+  });
+  app.all(routes.index, methodNotAllowed('GET, HEAD'));
 }

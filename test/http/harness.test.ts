@@ -43,6 +43,9 @@ describe('the request journal', () => {
     expect((await q(`path=${encodeURIComponent(callsPath(b.sid))}`)).length).toBe(1);
     expect((await q('status=400')).map((e) => e.account)).toEqual([b.sid]);
     expect((await q('limit=1')).length).toBe(1);
+    // A limit past the journal's size asks for all it holds.
+    const all = await request(app).get('/__admin/requests?limit=999999');
+    expect([all.status, all.body.requests.length]).toEqual([200, all.body.held]);
     expect((await q('since=2999-01-01T00:00:00Z')).length).toBe(0);
     expect((await q('since=2000-01-01T00:00:00Z')).length).toBe(3);
     for (const bad of ['status=abc', 'limit=0', 'since=soon', 'colour=red']) {
@@ -286,13 +289,14 @@ describe('--admin-token', () => {
 });
 
 describe('health', () => {
-  test('status, version, seed, uptime and counts', async () => {
+  test('status, version, seed, clock, uptime and counts', async () => {
     const { app } = makeEmulator();
     const res = await request(app).get('/__admin/health');
     expect(Object.keys(res.body)).toEqual([
       'status',
       'version',
       'seed',
+      'clock',
       'uptime_s',
       'accounts',
       'calls',
@@ -301,6 +305,32 @@ describe('health', () => {
       'faults',
       'strict',
     ]);
-    expect(res.body).toMatchObject({ calls: 499, recordings: 195, faults: 0, strict: false });
+    expect(res.body).toMatchObject({
+      calls: 499,
+      recordings: 195,
+      faults: 0,
+      strict: false,
+      clock: '2025-06-01T12:00:00.000Z',
+    });
+    await request(app).post('/__admin/seed').send({ seed: 'other', clock: '2024-01-02T03:04:05Z' });
+    const after = await request(app).get('/__admin/health');
+    expect(after.body).toMatchObject({ seed: 'other', clock: '2024-01-02T03:04:05.000Z' });
+    const reset = await request(app).post('/__admin/reset').type('json');
+    expect(reset.body.seed).toBe('other');
+  });
+
+  test('GET / is a small JSON index: the API, the admin API, its document', async () => {
+    const { app } = makeEmulator();
+    const res = await request(app).get('/');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      name: 'callrec-emulator',
+      version: expect.any(String),
+      api: '/call/2012-04-24/Accounts/{AccountSid}/Calls.json',
+      admin: '/__admin',
+      health: '/__admin/health',
+      openapi: '/__admin/openapi.json',
+    });
+    expect((await request(app).get(res.body.openapi)).status).toBe(200);
   });
 });

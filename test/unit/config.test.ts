@@ -120,6 +120,29 @@ describe('loadConfig', () => {
     );
   });
 
+  test("--port -1 gets the range message, not the parser's; --version prints the version", () => {
+    expect(() => load(['--port', '-1'])).toThrow(
+      new ValidationError('--port', 'must be an integer from 0 to 65535, got "-1"'),
+    );
+    expect(() => load(['--cache-mb', '-5'])).toThrow(/^--cache-mb: must be an integer from 0/);
+    expect(loadConfig(['--version'], {})).toEqual({
+      kind: 'version',
+      text: expect.stringMatching(/^callrec-emulator \d+\.\d+\.\d+\n$/),
+    });
+  });
+
+  test('--help names every log level', () => {
+    for (const level of ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'])
+      expect(helpText()).toContain(level);
+  });
+
+  test('in-process options: quiet by default, and every option can be given', () => {
+    expect(configFromOptions({}).logLevel).toBe('silent');
+    const c = configFromOptions({ logLevel: 'debug', cors: true, adminHosts: ['emulator'], maxConnections: 9 });
+    expect(c).toMatchObject({ logLevel: 'debug', cors: true, adminHosts: ['emulator'], maxConnections: 9 });
+    expect(() => configFromOptions({ logLevel: 'loud' })).toThrow(/^logLevel: must be one of/);
+  });
+
   test('--help lists every option with its env var', () => {
     expect(loadConfig(['--help'], {})).toEqual({ kind: 'help', text: helpText() });
     for (const o of OPTIONS) {
