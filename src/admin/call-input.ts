@@ -77,11 +77,11 @@ function readIdentity(r: Reader, account: Account, call: CallRecord): void {
   }
 }
 
-/** The start, in seconds: start_time, else date_created, else the default; both given must agree. */
-function readStart(r: Reader, defaultSec: number): number {
+/** The start a body gives, in seconds: start_time and date_created, which must agree; or none. */
+function givenStart(r: Reader): number | undefined {
   const startText = r.string('start_time');
   const createdText = r.string('date_created');
-  let startSec = defaultSec;
+  let startSec: number | undefined;
   if (startText !== undefined) {
     const ms = parseIsoMillis(startText);
     if (ms === undefined || ms % 1000 !== 0) r.fail('start_time', problems.startTime(startText));
@@ -90,7 +90,7 @@ function readStart(r: Reader, defaultSec: number): number {
   if (createdText !== undefined) {
     const created = parseRfc2822(createdText);
     if (created === undefined || created.offsetMin !== 0) r.fail('date_created', problems.callCreated(createdText));
-    if (startText !== undefined && created.sec !== startSec) {
+    if (startSec !== undefined && created.sec !== startSec) {
       r.fail('date_created', problems.sameInstant('start_time', rfc2822Date(startSec)));
     }
     startSec = created.sec;
@@ -98,41 +98,63 @@ function readStart(r: Reader, defaultSec: number): number {
   return startSec;
 }
 
-/**
- * Status, end and duration, which must agree: the end from end_time, else the start plus the
- * duration, else date_updated, else the default talk time; a call that was not completed lasted 0 s.
- */
-function readEnd(r: Reader, call: CallRecord, startSec: number): void {
-  call.status = r.oneOf('status', CALL_STATUSES) ?? call.status;
-  const duration = r.integer('duration', 0, MAX_DURATION);
+/** The end a body gives, in ms: end_time, else date_updated (whole second); or none. */
+function givenEnd(r: Reader, ms: number): number | undefined {
   const endText = r.string('end_time');
-  const updatedText = r.string('date_updated');
-  const ms = call.endMs % 1000;
-  let endMs: number;
   if (endText !== undefined) {
     const parsed = parseIsoMillis(endText);
     if (parsed === undefined) r.fail('end_time', problems.endTime(endText));
-    endMs = parsed;
-  } else if (duration !== undefined) {
-    endMs = (startSec + duration) * 1000 + ms;
-  } else if (updatedText !== undefined) {
-    const updated = parseRfc2822(updatedText);
-    if (updated === undefined || updated.offsetMin !== 0) r.fail('date_updated', problems.callUpdated(updatedText));
-    endMs = updated.sec * 1000 + ms;
-  } else {
-    const talk = call.status !== 'completed' ? 0 : call.duration > 0 ? call.duration : 60;
-    endMs = (startSec + talk) * 1000 + ms;
+    return parsed;
   }
-  if (endMs < startSec * 1000) r.fail(endText !== undefined ? 'end_time' : 'date_updated', problems.notBeforeStart);
+  const updatedText = r.string('date_updated');
+  if (updatedText === undefined) return undefined;
+  const updated = parseRfc2822(updatedText);
+  if (updated === undefined || updated.offsetMin !== 0) r.fail('date_updated', problems.callUpdated(updatedText));
+  return updated.sec * 1000 + ms;
+}
+
+/**
+ * Start, end, duration and status, which must agree. What is given wins, and what is generated
+ * is made to fit it: a given talk time (a duration, or a start and an end a second or more
+ * apart) makes the call completed; a given end and no start puts the start the talk time before
+ * it; a call with no dates starts at `defaultStart`. What still contradicts is refused: a
+ * duration that is not the span, a call that was not completed and lasted, an end before the start.
+ */
+function readTimes(r: Reader, call: CallRecord, defaultStart: number): void {
+  const ms = call.endMs % 1000;
+  const start = givenStart(r);
+  const status = r.oneOf('status', CALL_STATUSES);
+  const duration = r.integer('duration', 0, MAX_DURATION);
+  const end = givenEnd(r, ms);
+  const span = start !== undefined && end !== undefined ? Math.floor((end - start * 1000) / 1000) : undefined;
+  call.status = status ?? ((duration ?? span ?? 0) > 0 ? 'completed' : call.status);
+  const talk = duration ?? span ?? (call.status !== 'completed' ? 0 : call.duration > 0 ? call.duration : 60);
+  const startSec = start ?? (end !== undefined ? Math.floor(end / 1000) - talk : defaultStart);
+  const endMs = end ?? (startSec + talk) * 1000 + ms;
+  const endField = r.has('end_time') ? 'end_time' : 'date_updated';
+  if (endMs < startSec * 1000) r.fail(endField, problems.notBeforeStart);
   const computed = Math.floor((endMs - startSec * 1000) / 1000);
   if (duration !== undefined && duration !== computed) r.fail('duration', problems.durationSpan(computed));
   if (call.status !== 'completed' && computed !== 0) r.fail('duration', problems.zeroDuration(call.status, computed));
+  const updatedText = r.string('date_updated');
   if (updatedText !== undefined && parseRfc2822(updatedText)?.sec !== Math.floor(endMs / 1000)) {
     r.fail('date_updated', problems.endSecond(rfc2822Date(Math.floor(endMs / 1000))));
   }
   call.startSec = startSec;
   call.endMs = endMs;
   call.duration = computed;
+}
+
+/**
+ * Where an inserted call with no dates starts: at the reference instant, and a second after the
+ * newest inserted call, so that calls inserted one after another arrive in that order ("a new
+ * call came in after my last poll" needs no dates). `k` past the account's next insert number
+ * counts the calls of the same batch before this one.
+ */
+function arrival(account: Account, k: number): number {
+  let newest = account.context.clockSec - 1;
+  for (const c of account.calls.insertedRecords()) if (c.startSec > newest) newest = c.startSec;
+  return newest + 1 + Math.max(0, k - account.calls.nextInsert);
 }
 
 /**
@@ -147,7 +169,7 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
   const call = insertedCallDefaults(account.context, account.profile, k);
   readParties(r, call);
   readIdentity(r, account, call);
-  readEnd(r, call, readStart(r, call.startSec));
+  readTimes(r, call, arrival(account, k));
   const price = r.number('price', 0, 1e9);
   if (price !== undefined) call.priceInt = Math.floor(price);
   else if (call.duration === 0) call.priceInt = 0;

@@ -51,7 +51,18 @@ export function recordingFromInput(
   const sid = r.string('sid', /^RE[0-9a-f]{32}$/, problems.recordingSid) ?? defaults.sid;
   if (account.recordings.find(sid) !== undefined) r.fail('sid', problems.taken(sid));
 
-  let createdSec = Math.min(endSec, call.startSec + Math.max(1, Math.round(defaults.share * (endSec - call.startSec))));
+  let given: number | undefined;
+  if (r.has('duration')) {
+    const v = r.body['duration'];
+    const text = typeof v === 'number' ? String(v) : v;
+    if (typeof text !== 'string' || !/^\d{1,7}(\.\d{1,5})?$/.test(text) || Number(text) <= 0) {
+      r.fail('duration', problems.recordingDuration(v));
+    }
+    given = Number(text);
+  }
+  // The generated creation time fits a given duration: late enough in the call to hold it.
+  const drawn = call.startSec + Math.max(1, Math.round(defaults.share * (endSec - call.startSec)));
+  let createdSec = Math.min(endSec, Math.max(drawn, call.startSec + Math.ceil(given ?? 0)));
   let offsetMin = defaults.offsetMin;
   const createdText = r.string('date_created');
   if (createdText !== undefined) {
@@ -68,16 +79,8 @@ export function recordingFromInput(
     r.fail('date_updated', problems.equalsCreated(rfc2822Date(createdSec, offsetMin)));
   }
   const room = Math.min(createdSec - call.startSec, call.duration);
-  let duration = Math.max(0.1, Math.round(room * defaults.share * 100000) / 100000);
-  if (r.has('duration')) {
-    const v = r.body['duration'];
-    const text = typeof v === 'number' ? String(v) : v;
-    if (typeof text !== 'string' || !/^\d{1,7}(\.\d{1,5})?$/.test(text) || Number(text) <= 0) {
-      r.fail('duration', problems.recordingDuration(v));
-    }
-    duration = Number(text);
-    if (duration > room) r.fail('duration', problems.recordingRoom(javaDouble(room)));
-  }
+  const duration = given ?? Math.max(0.1, Math.round(room * defaults.share * 100000) / 100000);
+  if (duration > room) r.fail('duration', problems.recordingRoom(javaDouble(room)));
   return { sid, callSid: call.sid, createdSec, offsetMin, duration };
 }
 

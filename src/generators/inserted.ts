@@ -5,9 +5,9 @@ import { OFFSETS_MIN } from './recording';
 
 /**
  * Defaults for the k-th call an admin inserts into an account: a call like the seeded ones,
- * drawn from its own stream (so the same sequence of writes gives the same records), that
- * started between one minute and one hour before the reference instant, so it heads the default
- * order (the newest seeded call is at least four hours old).
+ * drawn from its own stream (so the same sequence of writes gives the same records). Its start
+ * here, an hour or less before the reference instant, is a placeholder that keeps the stream's
+ * draws in place: the insert puts a call with no dates at its arrival (see admin/call-input.ts).
  */
 export function insertedCallDefaults(world: WorldContext, account: AccountProfile, k: number): CallRecord {
   const s = account.streams.insertedCall.at(k);

@@ -161,6 +161,20 @@ describe('inserting and deleting calls', () => {
     expect(a.store.calls.count).toBe(50);
   });
 
+  test('the same insert five times works five times; calls without dates head the list in insert order', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 50);
+    const sids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).send({ duration: 60 });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ status: 'completed', duration: 60 });
+      sids.push(res.body.sid as string);
+    }
+    const page = await authGet(app, `${callsPath(a.sid)}?PageSize=5`, a.token);
+    expect(page.body.calls.map((c: { sid: string }) => c.sid)).toEqual([...sids].reverse());
+  });
+
   test('a taken sid is refused, a seeded one too', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 50);

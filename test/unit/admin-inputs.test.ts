@@ -72,6 +72,67 @@ describe('callFromInput: given fields kept, the rest generated to fit', () => {
   });
 });
 
+describe('generated fields fit the given ones', () => {
+  test.each([
+    [{ duration: 60 }, { status: 'completed', duration: 60 }],
+    [{ duration: 0 }, { duration: 0 }],
+    [{ status: 'no-answer' }, { status: 'no-answer', duration: 0 }],
+    [{ end_time: '2025-06-01T11:59:00.250Z' }, { endMs: Date.UTC(2025, 5, 1, 11, 59, 0, 250) }],
+    [
+      { start_time: '2025-05-01T10:00:00.000Z', end_time: '2025-05-01T10:02:00.000Z' },
+      { status: 'completed', duration: 120 },
+    ],
+  ])('%j, for every insert number, gives %j', (input, expected) => {
+    const w = world();
+    const a = first(w);
+    // The defaults differ from one insert number to the next (busy, failed, …): none may refuse.
+    for (let k = 0; k < 40; k++) expect(callFromInput(a, input, 'body', k)).toMatchObject(expected);
+  });
+
+  test('a given end and no start: the start is the talk time before it', () => {
+    const a = first(world());
+    const call = callFromInput(a, { end_time: '2025-06-01T11:59:00.000Z', duration: 30 }, 'body', 0);
+    expect([call.startSec, call.duration]).toEqual([Date.UTC(2025, 5, 1, 11, 58, 30) / 1000, 30]);
+  });
+
+  test.each([
+    [{ status: 'busy', duration: 5 }, 'body.duration', problems.zeroDuration('busy', 5)],
+    [
+      { duration: 10, end_time: '2025-06-01T11:59:00.000Z', start_time: '2025-06-01T11:58:00.000Z' },
+      'body.duration',
+      problems.durationSpan(60),
+    ],
+  ])('what still contradicts is refused: %j', (input, path, problem) => {
+    fails(() => callFromInput(first(world()), input, 'body', 0), path, problem);
+  });
+
+  test('calls inserted with no dates arrive in time order, at and after the reference instant', () => {
+    const w = world();
+    const a = first(w);
+    const starts: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      const call = callFromInput(a, {}, 'body', a.calls.nextInsert);
+      w.insertCalls(a, [call]);
+      starts.push(call.startSec);
+    }
+    expect(starts).toEqual([0, 1, 2, 3, 4].map((d) => clockMs / 1000 + d));
+    // In a batch, the k-th call of it comes k seconds after the first.
+    const batch = [0, 1, 2].map((i) => callFromInput(a, {}, 'body', a.calls.nextInsert + i).startSec);
+    expect(batch).toEqual([5, 6, 7].map((d) => clockMs / 1000 + d));
+  });
+
+  test('a recording of a given duration is made late enough in its call to hold it', () => {
+    const w = world();
+    const a = first(w);
+    const call = a.calls.get(a.calls.find(a.recordings.get(0).callSid)!);
+    for (let k = 0; k < 40; k++) {
+      const rec = recordingFromInput(a, { call_sid: call.sid, duration: call.duration }, 'body', k);
+      expect(rec.duration).toBe(call.duration);
+      expect(rec.createdSec - call.startSec).toBeGreaterThanOrEqual(call.duration);
+    }
+  });
+});
+
 describe('recordingFromInput: inside its call', () => {
   const w = world();
   const a = first(w);
