@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
-import express, { type Express } from 'express';
+import express from 'express';
 import type { Logger } from 'pino';
 import type { AdminContext } from './admin/context';
 import { mountAdmin } from './admin/mount';
@@ -46,7 +46,8 @@ export interface AppDeps {
 /** The emulator as a node request listener (the front door), with the express app and the harness behind it. */
 export interface EmulatorApp {
   (req: IncomingMessage, res: ServerResponse): void;
-  express: Express;
+  /** The express app behind the front door (no log, journal, faults or response cache). */
+  express: (req: IncomingMessage, res: ServerResponse) => void;
   cache: RenderCache;
   journal: Journal;
   faults: Faults;

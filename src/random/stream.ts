@@ -40,10 +40,16 @@ export function hash64(text: string): [number, number] {
  * comes from one of these, so a record never depends on what was drawn before it elsewhere.
  * Alea uses only exactly-rounded float arithmetic, so it gives the same numbers on every machine.
  */
-export class Stream {
-  private readonly prng: seedrandom.PRNG;
+/** What a stream draws from: seedrandom's generators have this shape (named here, so that the published types need no @types/seedrandom). */
+export interface Prng {
+  (): number;
+  int32(): number;
+}
 
-  constructor(prng: seedrandom.PRNG) {
+export class Stream {
+  private readonly prng: Prng;
+
+  constructor(prng: Prng) {
     this.prng = prng;
   }
 

@@ -44,7 +44,59 @@ describe('the npm package', () => {
     expect(files).toContain('package/dist/cli.js');
     expect(files).toContain('package/dist/index.d.ts');
     expect(files.some((f) => f.includes('/test/') || f.includes('/src/'))).toBe(false);
+    // Maps would point at src/, which the package does not ship; files of removed modules stay out.
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(files).not.toContain('package/dist/routes/admin.js');
   });
+
+  test('the published types compile for a strict consumer (skipLibCheck off) with only @types/node', async () => {
+    const consumer = join(dir, 'consumer');
+    await exec('mkdir', ['-p', consumer]);
+    writeFileSync(
+      join(consumer, 'package.json'),
+      JSON.stringify({ name: 'strict-consumer', version: '1.0.0', private: true }),
+    );
+    await npm(['install', '--prefer-offline', '--no-package-lock', tarball, '@types/node@20'], consumer);
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          module: 'commonjs',
+          target: 'ES2022',
+          types: ['node'],
+          // pino's own types (a dependency of the emulator) need it, as most consumers set it.
+          esModuleInterop: true,
+          noEmit: true,
+        },
+        files: ['use.ts'],
+      }),
+    );
+    writeFileSync(
+      join(consumer, 'use.ts'),
+      [
+        "import { startEmulator, createApp, World, type EmulatorHandle, type EmulatorOptions, type AppDeps, type JournalEntry } from 'callrec-emulator';",
+        "const options: EmulatorOptions = { seed: 'ci', maxPageSize: 100, logLevel: 'silent' };",
+        'export async function run(): Promise<JournalEntry[]> {',
+        '  const em: EmulatorHandle = await startEmulator(options);',
+        '  const requests = await em.requests({ limit: 5 });',
+        '  await em.close();',
+        '  return requests;',
+        '}',
+        "export const deps = (world: World): AppDeps => ({ world, paging: 'production', maxPageSize: null, publicUrl: 'http://x' });",
+        'export const app = (world: World) => createApp(deps(world));',
+      ].join('\n'),
+    );
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await exec(process.execPath, [tsc, '-p', consumer]).then(
+      () => '',
+      (err: { stdout?: string }) => err.stdout ?? String(err),
+    );
+    expect(result).toBe('');
+  }, 120_000);
 
   test('npx callrec-emulator --help', async () => {
     const { stdout } = await exec('npx', ['--no-install', 'callrec-emulator', '--help'], { cwd: join(dir, 'app') });
