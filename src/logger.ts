@@ -16,7 +16,11 @@ export function createLogger(level: LogLevel, isTty: boolean): Logger | null {
   return options.pretty
     ? pino({
         level,
-        transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } },
+        // On a terminal: one line a request, the message alone (method, path, status, time, warnings).
+        transport: {
+          target: 'pino-pretty',
+          options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', hideObject: true, ignore: 'pid,hostname' },
+        },
       })
     : pino({ level });
 }

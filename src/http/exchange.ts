@@ -16,6 +16,8 @@ export interface Exchange {
   account: string | null;
   /** The raw query string, as sent (parameter names are case-sensitive: no parser touches it). */
   query: string;
+  /** When the request arrived (process.hrtime, ns): for durations, never for data. */
+  started: bigint;
   /** What production ignores or reads differently that this request relied on. */
   warnings: readonly string[];
   /** Set by the front door when the response may be cached: the route hands it a built response. */
@@ -48,6 +50,7 @@ export function openExchange(req: IncomingMessage): Exchange {
     decodedPath: decoded(path),
     account: account === undefined ? null : decoded(account),
     query: q < 0 ? '' : url.slice(q + 1),
+    started: process.hrtime.bigint(),
     warnings: [],
     keep: null,
   };

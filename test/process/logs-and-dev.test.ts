@@ -3,23 +3,38 @@ import { loggerOptions } from '../../src/logger';
 import { adminAccounts, get, ROOT, startCli } from '../support/process';
 
 describe('request logs', () => {
-  test('JSON lines with method, URL, status and time; tokens redacted', async () => {
+  test('one JSON line a request: level by outcome, a readable message, no headers (so no token)', async () => {
     const em = await startCli([]);
     try {
       const [a] = await adminAccounts(em.url);
-      await get(`${em.url}/call/2012-04-24/Accounts/${a!.sid}/Calls.json?PageSize=1`, a!.token);
-      await new Promise((r) => setTimeout(r, 100));
-      const lines = em
+      const list = `${em.url}/call/2012-04-24/Accounts/${a!.sid}/Calls.json`;
+      await get(`${list}?PageSize=1`, a!.token);
+      await get(`${list}?pagesize=1`, a!.token);
+      await get(`${list}?Page=999`, a!.token);
+      await fetch(`${em.url}/__admin/faults`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ status: 503, times: 1 }),
+      });
+      await get(`${list}?Page=1`, a!.token);
+      await new Promise((r) => setTimeout(r, 150));
+      const entries = em
         .stdout()
         .split('\n')
-        .filter((l) => l.startsWith('{'));
-      const entry = lines
+        .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as Record<string, any>)
-        .find((e) => e['req']?.url?.includes('Calls.json'));
-      expect(entry).toMatchObject({ level: 30, req: { method: 'GET' }, res: { statusCode: 200 } });
-      expect(typeof entry!['responseTime']).toBe('number');
+        .filter((e) => e['req']?.url?.includes('Calls.json'));
+      const [ok, warned, bad, failed] = entries;
+      expect(ok).toMatchObject({ level: 30, req: { method: 'GET' }, res: { statusCode: 200 } });
+      expect(ok!['msg']).toMatch(new RegExp(`^GET /call/2012-04-24/Accounts/${a!.sid}/Calls.json 200 [0-9.]+ ms$`));
+      expect(typeof ok!['responseTime']).toBe('number');
+      expect(warned).toMatchObject({ level: 40, res: { statusCode: 200 } });
+      expect(warned!['msg']).toContain('did you mean PageSize?');
+      expect(bad).toMatchObject({ level: 40, res: { statusCode: 400 } });
+      expect(failed).toMatchObject({ level: 50, res: { statusCode: 503 } });
+      expect(failed!['err']).toBeUndefined();
+      expect(entries.every((e) => e['req'].headers === undefined)).toBe(true);
       expect(em.stdout()).not.toContain(Buffer.from(`${a!.token}:`).toString('base64'));
-      expect(entry!['req'].headers.authorization).toBe('[Redacted]');
     } finally {
       await em.stop();
     }
