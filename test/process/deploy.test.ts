@@ -28,6 +28,10 @@ describe('docker-compose.yml', () => {
     expect(s['app'].depends_on).toEqual({ emulator: { condition: 'service_healthy' } });
     expect(s['proxy'].depends_on).toEqual({ replica: { condition: 'service_healthy' } });
     expect(s['replica'].deploy.replicas).toBeGreaterThanOrEqual(2);
+    // Each service that runs the image can build it: `up` on a fresh machine needs no prior build.
+    expect([s['emulator'].build, s['replica'].build]).toEqual(['.', '.']);
+    // The app reaches the admin API by the service's name, which the emulator must answer.
+    expect(s['emulator'].environment.CALLREC_ADMIN_HOSTS).toBe('emulator');
   });
 
   test.each(['emulator', 'replica'])(
