@@ -1,15 +1,14 @@
-/** The package's programmatic entry: start an emulator in-process, or compose the app yourself. */
+/** The package's programmatic entry: start an emulator in-process, drive one from any process, or compose the app yourself. */
 
+export type { CallInput } from './admin/call-input';
+export type { RecordingInput } from './admin/recording-input';
 export { type AppDeps, createApp, type EmulatorApp } from './app';
+export { type AccountView, connect, type EmulatorClient, type FaultView, type JournalQuery } from './client';
 export { type Config, loadConfig } from './config';
-export {
-  type AccountView,
-  type EmulatorHandle,
-  type EmulatorOptions,
-  type JournalQuery,
-  startEmulator,
-} from './emulator';
-export { ApiError, messages } from './errors';
+export { type EmulatorHandle, type EmulatorOptions, startEmulator } from './emulator';
+export { ApiError, messages, ValidationError } from './errors';
+export type { Call } from './format/call';
+export type { Recording } from './format/recording';
 export type { FaultSpec } from './harness/faults';
 export type { JournalEntry } from './harness/journal';
 export { type RunningEmulator, serve } from './server';

@@ -1,4 +1,5 @@
 import { problems } from '../errors';
+import type { Call } from '../format/call';
 import { isoMillis, parseIsoMillis, parseRfc2822, rfc2822Date } from '../format/dates';
 import { API_VERSION } from '../format/uris';
 import { CALL_DIRECTIONS, CALL_STATUSES, type CallRecord } from '../generators/call';
@@ -27,6 +28,12 @@ export const CALL_FIELDS = [
   'price',
 ] as const;
 const DERIVED = ['uri', 'subresource_uris'];
+
+/**
+ * What an insert may give: any field of the call but those the emulator derives, and `price`
+ * (which sorts `SortBy=Price` and never shows). Everything is optional: the rest is generated.
+ */
+export type CallInput = Partial<Omit<Call, 'uri' | 'subresource_uris'>> & { price?: number };
 const HEX32 = '[0-9a-f]{32}';
 const MAX_DURATION = 86_400 * 7;
 

@@ -1,5 +1,6 @@
 import { problems } from '../errors';
 import { javaDouble, parseRfc2822, rfc2822Date } from '../format/dates';
+import type { Recording } from '../format/recording';
 import { insertedRecordingDefaults } from '../generators/inserted';
 import type { RecordingRecord } from '../generators/recording';
 import type { Reader } from '../input/fields';
@@ -16,6 +17,9 @@ export const RECORDING_FIELDS = [
   'api_version',
 ] as const;
 const DERIVED = ['uri', 'file_uri'];
+
+/** What a recording insert may give: its fields but `uri` and `file_uri`; `duration` also as a number. */
+export type RecordingInput = Partial<Omit<Recording, 'uri' | 'file_uri' | 'duration'>> & { duration?: string | number };
 
 /**
  * The recording an admin insert describes. `call_sid` must be a live call of the account

@@ -27,3 +27,25 @@ export function callJson(call: CallRecord, accountSid: string): string {
     `"recordings":"${callSubresourceUri(accountSid, call.sid, 'Recordings')}"}}`
   );
 }
+
+/** A call as the API shows it: the wire shape `callJson` writes, keys in the same order. */
+export interface Call {
+  sid: string;
+  InstanceId: string;
+  date_created: string;
+  date_updated: string;
+  account_sid: string;
+  to: string;
+  from: string;
+  phone_number_sid: string;
+  status: 'completed' | 'no-answer' | 'busy' | 'failed' | 'canceled';
+  start_time: string;
+  end_time: string;
+  duration: number;
+  price_unit: string;
+  direction: 'inbound' | 'outbound-api' | 'outbound-dial';
+  api_version: string;
+  caller_name: string;
+  uri: string;
+  subresource_uris: { notifications: string; recordings: string };
+}

@@ -16,3 +16,17 @@ export function recordingJson(rec: RecordingRecord, accountSid: string, publicUr
     `"uri":"${recordingUri(accountSid, rec.sid)}","file_uri":${JSON.stringify(recordingFileUri(publicUrl, accountSid, rec.sid))}}`
   );
 }
+
+/** A recording as the API shows it: the wire shape `recordingJson` writes. */
+export interface Recording {
+  sid: string;
+  date_created: string;
+  date_updated: string;
+  account_sid: string;
+  call_sid: string;
+  /** A decimal with a fractional part, as a string: `"14.70275"`. */
+  duration: string;
+  api_version: string;
+  uri: string;
+  file_uri: string;
+}

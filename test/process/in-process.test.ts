@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { connect } from '../../src/client';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator';
 import { ROOT, requireBuild, runCommand } from '../support/process';
 
@@ -66,6 +67,34 @@ describe('startEmulator (in-process API)', () => {
     await em.seed('another', { accounts: [{ friendly_name: 'Only', calls: 3 }] });
     expect(em.accounts).toHaveLength(1);
     expect(em.accounts[0]!.sid).not.toBe(a!.sid);
+  });
+
+  test('connect(url): the same typed admin API from a process that did not start the emulator', async () => {
+    const client = connect(em.url);
+    const [a] = await client.accounts();
+    expect(a).toMatchObject({ sid: em.accounts[0]!.sid, token: em.accounts[0]!.token });
+    const [call] = await client.addCalls(a!.sid, { duration: 42, from: '+15550009999' });
+    // Typed as the API shows it: these are compile-time facts as much as runtime ones.
+    const status: 'completed' | 'no-answer' | 'busy' | 'failed' | 'canceled' = call!.status;
+    expect([status, call!.duration, call!.from]).toEqual(['completed', 42, '+15550009999']);
+    const [rec] = await client.addRecordings(a!.sid, { call_sid: call!.sid, duration: 10 });
+    const duration: string = rec!.duration;
+    expect(duration).toBe('10.0');
+    const fault = await client.faults.add({ status: 503, times: 1 });
+    expect(fault).toMatchObject({ id: expect.any(String), matched: 0, applied: 0 });
+    expect((await client.faults.list()).map((f) => f.id)).toEqual([fault.id]);
+    await client.faults.clear();
+    await client.reset(a!.sid);
+    await expect(client.addCalls(a!.sid, { status: 'busy', duration: 5 })).rejects.toThrow(
+      /400 body\[0\]\.duration: must be 0 for a call that is busy/,
+    );
+    const inputs = () =>
+      client.addCalls(a!.sid, {
+        // @ts-expect-error: an insert takes the call's own fields only
+        durration: 1,
+      });
+    await expect(inputs()).rejects.toThrow(/unknown field/);
+    await expect(connect(em.url, { adminToken: 'nope' }).accounts()).resolves.toHaveLength(em.accounts.length);
   });
 
   test('a bad option rejects with its message', async () => {

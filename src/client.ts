@@ -1,0 +1,105 @@
+import type { CallInput } from './admin/call-input';
+import type { RecordingInput } from './admin/recording-input';
+import type { Call } from './format/call';
+import type { Recording } from './format/recording';
+import type { FaultSpec } from './harness/faults';
+import type { JournalEntry } from './harness/journal';
+
+/** An account as the admin API shows it: with its token, so tests can authenticate. */
+export interface AccountView {
+  sid: string;
+  token: string;
+  friendly_name: string;
+  calls: number;
+  recordings: number;
+}
+
+/** Filters of the request journal (`GET /__admin/requests`). */
+export interface JournalQuery {
+  account?: string;
+  path?: string;
+  status?: number;
+  since?: string;
+  limit?: number;
+}
+
+/** A fault as the admin API shows it: its spec, its id, and how often it matched and applied. */
+export type FaultView = FaultSpec & { id: string; matched: number; applied: number };
+
+/** The admin API, typed: what a test does to an emulator, from any process that can reach it. */
+export interface EmulatorClient {
+  /** Where the emulator listens, e.g. http://127.0.0.1:8080. */
+  url: string;
+  /** The accounts now, with their tokens. */
+  accounts(): Promise<AccountView[]>;
+  /** Everything back to the seeded state, or one account when a sid is given. */
+  reset(accountSid?: string): Promise<void>;
+  /** A new seed (and fixtures, and reference instant): the world is built again. */
+  seed(seed: string, fixtures?: { accounts: unknown[] }, clock?: string): Promise<void>;
+  /** Inserts calls (any field may be given, the rest is generated); returns them as the API shows them. */
+  addCalls(accountSid: string, calls?: CallInput | CallInput[]): Promise<Call[]>;
+  addRecordings(accountSid: string, recordings?: RecordingInput | RecordingInput[]): Promise<Recording[]>;
+  /** The request journal, newest first. */
+  requests(query?: JournalQuery): Promise<JournalEntry[]>;
+  faults: {
+    add(fault: FaultSpec): Promise<FaultView>;
+    list(): Promise<FaultView[]>;
+    remove(id: string): Promise<void>;
+    clear(): Promise<void>;
+  };
+}
+
+/**
+ * A client of a running emulator's admin API: what a jest worker (or any process that did not
+ * start the emulator) uses. A refused call rejects with the status and the emulator's message.
+ * @example const em = connect(process.env.CALLREC_URL ?? 'http://127.0.0.1:8080'); await em.reset();
+ */
+export function connect(url: string, options: { adminToken?: string } = {}): EmulatorClient {
+  const base = url.replace(/\/+$/, '');
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (options.adminToken !== undefined) headers['Authorization'] = `Bearer ${options.adminToken}`;
+  const admin = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const init = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+    const res = await fetch(`${base}/__admin${path}`, init);
+    const payload = (await res.json()) as unknown;
+    if (!res.ok) {
+      const message = (payload as { message?: string } | null)?.message ?? '';
+      throw new Error(`callrec-emulator: ${method} /__admin${path}: ${res.status} ${message}`);
+    }
+    return payload as T;
+  };
+  const asList = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
+  return {
+    url: base,
+    accounts: async () => (await admin<{ accounts: AccountView[] }>('GET', '/accounts')).accounts,
+    reset: async (accountSid) => {
+      await admin('POST', accountSid === undefined ? '/reset' : `/accounts/${accountSid}/reset`);
+    },
+    seed: async (seed, fixtures, clock) => {
+      await admin('POST', '/seed', {
+        seed,
+        ...(fixtures === undefined ? {} : { fixtures }),
+        ...(clock === undefined ? {} : { clock }),
+      });
+    },
+    addCalls: async (sid, calls = {}) => admin<Call[]>('POST', `/accounts/${sid}/calls`, asList(calls)),
+    addRecordings: async (sid, recordings = {}) =>
+      admin<Recording[]>('POST', `/accounts/${sid}/recordings`, asList(recordings)),
+    requests: async (query = {}) => {
+      const q = new URLSearchParams(
+        Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string]),
+      ).toString();
+      return (await admin<{ requests: JournalEntry[] }>('GET', `/requests${q === '' ? '' : `?${q}`}`)).requests;
+    },
+    faults: {
+      add: async (fault) => admin<FaultView>('POST', '/faults', fault),
+      list: async () => (await admin<{ faults: FaultView[] }>('GET', '/faults')).faults,
+      remove: async (id) => {
+        await admin('DELETE', `/faults/${encodeURIComponent(id)}`);
+      },
+      clear: async () => {
+        await admin('DELETE', '/faults');
+      },
+    },
+  };
+}
