@@ -141,6 +141,8 @@ export const messages = {
   pageBeyondLast: (page: number, lastPage: number) =>
     `Page ${page} is beyond the last page of this list (the last page is ${lastPage})`,
   unauthorized: 'Authentication required: send HTTP Basic credentials with the account API token as the user name',
+  unauthorizedSid:
+    'Authentication required: the user name is an account sid, but this service takes the account API token as the user name (Restcomm clients send AccountSid:AuthToken; send the token instead)',
   forbidden: (accountSid: string) => `The API token does not grant access to account ${accountSid}`,
   forbiddenRecord: (sid: string) => `The API token does not grant access to ${sid}: it belongs to another account`,
   notFound: (method: string, path: string) => `No resource at ${method} ${path}`,

@@ -159,8 +159,7 @@ function readTimes(r: Reader, call: CallRecord, defaultStart: number): void {
  * counts the calls of the same batch before this one.
  */
 function arrival(account: Account, k: number): number {
-  let newest = account.context.clockSec - 1;
-  for (const c of account.calls.insertedRecords()) if (c.startSec > newest) newest = c.startSec;
+  const newest = Math.max(account.context.clockSec - 1, account.calls.newestInserted() ?? -Infinity);
   return newest + 1 + Math.max(0, k - account.calls.nextInsert);
 }
 

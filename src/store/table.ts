@@ -70,6 +70,8 @@ export interface TableView<R, C extends string> {
   deletedIndexes(): number[];
   /** Inserted records, in insert order. */
   insertedRecords(): R[];
+  /** The newest creation time (seconds) among the inserted records, if any: kept as they come. */
+  newestInserted(): number | undefined;
   /**
    * `get` as of now, unchanged by later writes: what a page rendered over many event-loop turns
    * reads, so that a reset or a delete meanwhile cannot remove a record it has yet to write.
@@ -109,6 +111,9 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   private readonly columns = new Map<C, Column>();
   private writeCount = 0;
   private lastSnapshot: { writes: number; get: (id: number) => R } | null = null;
+  /** Newest inserted creation time; stale (recomputed on demand) after a removal. */
+  private newest: number | undefined;
+  private newestStale = false;
   private readonly seededOrders = new Map<string, Uint32Array>();
   private readonly overlayOrders = new Map<string, Uint32Array>();
   /** Filtered orders, most recent last; a few dozen at most, dropped on any write. */
@@ -155,6 +160,18 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     return get;
   }
 
+  newestInserted(): number | undefined {
+    if (this.newestStale) {
+      this.newest = undefined;
+      for (const rec of this.overlay.inserted.values()) {
+        const created = this.kind.values.created(rec);
+        if (this.newest === undefined || created > this.newest) this.newest = created;
+      }
+      this.newestStale = false;
+    }
+    return this.newest;
+  }
+
   deletedIndexes(): number[] {
     return [...this.overlay.deleted].sort((x, y) => x - y);
   }
@@ -166,12 +183,15 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   /** Adds a record; returns its id. For the World only (it marks the write). */
   insert(rec: R): number {
     const id = this.overlay.insert(rec);
+    const created = this.kind.values.created(rec);
+    if (!this.newestStale && (this.newest === undefined || created > this.newest)) this.newest = created;
     this.dropOrders();
     return id;
   }
 
   /** Removes a live record. For the World only. */
   remove(id: number): void {
+    if (id >= INSERT_BASE) this.newestStale = true;
     this.overlay.remove(id);
     this.dropOrders();
   }
@@ -183,6 +203,8 @@ export class Table<R extends { sid: string }, C extends string> implements Table
 
   /** Back to the seeded records; the seeded orders stay built. For the World only. */
   clearWrites(): void {
+    this.newest = undefined;
+    this.newestStale = false;
     this.overlay.clear();
     this.dropOrders();
   }

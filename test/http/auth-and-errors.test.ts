@@ -19,17 +19,22 @@ describe.each(lists)('authentication on the %s list', (_name, path) => {
   });
 
   test.each([
-    ['an unknown token', `Basic ${Buffer.from('nope:').toString('base64')}`],
-    // Restcomm's own scheme (account sid as user, token as password) is not this service's.
-    ['the sid as user and the token as password', `Basic ${Buffer.from(`${big.sid}:${big.token}`).toString('base64')}`],
-    ['a malformed header', 'Basic !!!'],
-    ['another scheme', `Bearer ${big.token}`],
-    ['a user name without the colon', `Basic ${Buffer.from('abc').toString('base64')}`],
-  ])('%s → 401', async (_label, header) => {
+    ['an unknown token', `Basic ${Buffer.from('nope:').toString('base64')}`, messages.unauthorized],
+    // Restcomm's own scheme (account sid as user, token as password) is not this service's:
+    // the message says what to send instead.
+    [
+      'the sid as user and the token as password',
+      `Basic ${Buffer.from(`${big.sid}:${big.token}`).toString('base64')}`,
+      messages.unauthorizedSid,
+    ],
+    ['a malformed header', 'Basic !!!', messages.unauthorized],
+    ['another scheme', `Bearer ${big.token}`, messages.unauthorized],
+    ['a user name without the colon', `Basic ${Buffer.from('abc').toString('base64')}`, messages.unauthorized],
+  ])('%s → 401', async (_label, header, message) => {
     const res = await request(app).get(path(big.sid)).set('Authorization', header);
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toMatch(/^Basic realm=/);
-    expect(res.body).toEqual({ message: messages.unauthorized });
+    expect(res.body).toEqual({ message });
   });
 
   test('the token is the user name; any password is accepted', async () => {
