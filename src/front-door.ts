@@ -31,6 +31,23 @@ export function responseKey(req: IncomingMessage, ex: Exchange): string | null {
   return `GET\u0000${req.url ?? ''}\u0000${req.headers.authorization ?? ''}\u0000${accept}`;
 }
 
+/**
+ * Production's AcceptFilter strips `.json` from every path segment and then answers JSON, so
+ * `…/Calls.json/{CallSid}` is the call, as two Restcomm SDKs build it. The same here: a `.json`
+ * on a segment before the last moves to the last, which routes (and negotiates) as production
+ * resolves it. Null when there is nothing to move.
+ * @example acceptPath('/call/2012-04-24/Accounts/AC1/Calls.json/ID1-CA2') // '/call/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json'
+ */
+export function acceptPath(path: string): string | null {
+  if (!path.startsWith(`${MOUNT}/`)) return null;
+  const segments = path.split('/');
+  const inner = segments.slice(0, -1);
+  // A trailing slash is another path (a 404), as before: nothing to move it to.
+  if (segments[segments.length - 1] === '' || !inner.some((s) => s.endsWith('.json'))) return null;
+  const last = (segments[segments.length - 1] ?? '').replace(/\.json$/, '');
+  return [...inner.map((s) => s.replace(/\.json$/, '')), `${last}.json`].join('/');
+}
+
 /** Milliseconds since the request arrived, to the hundredth. */
 const elapsedMs = (ex: Exchange) => Math.round(Number(process.hrtime.bigint() - ex.started) / 1e4) / 100;
 
@@ -118,6 +135,9 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
   return (req, res) => {
     log?.(req, res);
     const ex = openExchange(req);
+    // The journal keeps the path as sent; routing (and the response cache) sees production's.
+    const accepted = acceptPath(ex.path);
+    if (accepted !== null) req.url = ex.query === '' ? accepted : `${accepted}?${ex.query}`;
     if (ex.path.startsWith(ADMIN)) {
       next(req, res);
       return;

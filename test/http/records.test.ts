@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { decode } from 'wav-decoder';
 import { messages } from '../../src/errors';
+import { acceptPath } from '../../src/front-door';
 import { allItems, authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 type Item = Record<string, any>;
@@ -147,6 +148,34 @@ describe('paths as printed', () => {
     const res = await authGet(app, doubled, big.token);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: messages.notFoundDoubled('GET', doubled.split('?')[0]!, link.split('?')[0]!) });
+  });
+});
+
+describe('.json on any path segment, as production strips it (AcceptFilter)', () => {
+  test.each([
+    ['/call/2012-04-24/Accounts/AC1/Calls.json/ID1-CA2', '/call/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json'],
+    ['/call/2012-04-24/Accounts/AC1/Calls.json/ID1-CA2.json', '/call/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json'],
+    ['/call/2012-04-24/Accounts.json/AC1/Calls', '/call/2012-04-24/Accounts/AC1/Calls.json'],
+    ['/call/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json', null],
+    ['/call/2012-04-24/Accounts/AC1/Recordings/RE1.wav', null],
+    ['/__admin/accounts.json/x', null],
+    ['/call/2012-04-24/Accounts/AC1/Calls.json/', null],
+  ])('%s → %s', (path, expected) => {
+    expect(acceptPath(path)).toBe(expected);
+  });
+
+  test('…/Calls.json/{CallSid} (as two Restcomm SDKs build it) is the call; the journal keeps the path as sent', async () => {
+    const em = makeEmulator();
+    const a = byCalls(em.world, 448);
+    const call = (await authGet(em.app, `${callsPath(a.sid)}?PageSize=1`, a.token)).body.calls[0] as Item;
+    const canonical = await authGet(em.app, `${base(a.sid)}/Calls/${call.sid}.json`, a.token);
+    const sdk = await authGet(em.app, `${base(a.sid)}/Calls.json/${call.sid}`, a.token);
+    expect([sdk.status, sdk.text]).toEqual([200, canonical.text]);
+    const subList = await authGet(em.app, `${base(a.sid)}/Calls.json/${call.sid}/Recordings`, a.token);
+    expect(subList.status).toBe(200);
+    expect(Array.isArray(subList.body)).toBe(true);
+    const journal = await request(em.app).get(`/__admin/requests?account=${a.sid}&limit=1`);
+    expect(journal.body.requests[0].path).toBe(`${base(a.sid)}/Calls.json/${call.sid}/Recordings`);
   });
 });
 
