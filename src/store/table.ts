@@ -55,10 +55,8 @@ export interface TableView<R, C extends string> {
   has(id: number): boolean;
   /** The list order for a sort (null: the default, newest first). */
   order(sort: StoreSort<C> | null): Order;
-  /** The same order, keeping only the records the filter passes. */
-  filteredOrder(sort: StoreSort<C> | null, filter: RecordFilter<R> | null): Order;
   /**
-   * `filteredOrder` as work in slices: what a request runs so that building the order of ten
+   * The order for a sort and a filter, as work in slices: what a request runs so that building the order of ten
    * million calls never holds the event loop for long. It answers with the order and the state
    * it holds for: a page reads its records through `get`, so writes during the build cannot
    * remove one it lists. The order is cached when no write landed meanwhile.
@@ -221,10 +219,6 @@ export class Table<R extends { sid: string }, C extends string> implements Table
 
   order(sort: StoreSort<C | Created> | null): Order {
     return finish(this.prepare(sort, null)).order;
-  }
-
-  filteredOrder(sort: StoreSort<C | Created> | null, filter: RecordFilter<R> | null): Order {
-    return finish(this.prepare(sort, filter)).order;
   }
 
   /**
