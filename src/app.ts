@@ -6,7 +6,7 @@ import type { AdminContext } from './admin/context';
 import { mountAdmin } from './admin/mount';
 import type { StateDef } from './admin/provider-states';
 import { RenderCache, type RenderCacheOptions } from './cache/render-cache';
-import { ADMIN } from './format/uris';
+import { ADMIN, DIALECTS, type DialectName, fileBaseOf } from './format/uris';
 import { frontDoor } from './front-door';
 import { Faults } from './harness/faults';
 import { Journal } from './harness/journal';
@@ -18,6 +18,8 @@ import type { World } from './store/world';
 export interface AppDeps {
   world: World;
   paging: PagingProfile;
+  /** Default `spec`: the service as documented. */
+  dialect?: DialectName;
   maxPageSize: number | null;
   /** Base of `file_uri`, without a trailing slash. */
   publicUrl: string;
@@ -72,6 +74,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
   const journal = new Journal(deps.journalSize ?? 1000);
   const faults = new Faults(() => world.seed);
   const strict = deps.strict ?? false;
+  const dialect = DIALECTS[deps.dialect ?? 'spec'];
   const admin: AdminContext = {
     world,
     journal,
@@ -79,6 +82,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     states: deps.states ?? new Map(),
     publicUrl: deps.publicUrl,
     paging: deps.paging,
+    dialect,
     strict,
     uptime: deps.uptime ?? (() => process.uptime()),
   };
@@ -94,7 +98,8 @@ export function createApp(deps: AppDeps): EmulatorApp {
   mountApi(app, world, {
     paging: deps.paging,
     maxPageSize: deps.maxPageSize,
-    publicUrl: deps.publicUrl,
+    fileBase: fileBaseOf(deps.publicUrl, dialect),
+    dialect,
     cache,
     strict,
   });

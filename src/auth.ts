@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import basicAuth from 'express-basic-auth';
 import { ApiError, messages } from './errors';
+import type { Dialect } from './format/uris';
 import type { Account, World } from './store/world';
 
 /** Production's realm, so a client that matches on the challenge sees the same one. */
@@ -17,14 +19,33 @@ function userIsAccountSid(header: string | string[] | undefined): boolean {
   return /^AC[0-9a-f]{32}$/.test(user);
 }
 
+/** An account by what Restcomm takes to name one: its email address first, then its sid. */
+export function accountByRef(world: World, ref: string): Account | undefined {
+  return world.accounts().find((a) => a.profile.email === ref) ?? world.account(ref);
+}
+
 /**
- * HTTP Basic with the account's API token as the user name (the password is ignored):
- * a missing, malformed or unknown token is a 401 with a Basic challenge; a valid token on another
- * account's path, or on an account that does not exist, is a 403, as production answers.
+ * The account Basic credentials log in as. The service's way: the API token as the user name,
+ * any password. With the Restcomm dialect also Restcomm's way: the account's email or sid as the
+ * user and its token as the password, or a password whose MD5 is the token (Restcomm stores the
+ * MD5 of a password as the token, and its console sends the MD5).
  */
-export function requireAccount(world: World): RequestHandler[] {
-  const basic = basicAuth({
-    authorizer: (user: string) => world.accountByToken(user) !== undefined,
+export function accountOfCredentials(world: World, dialect: Dialect, user: string, pass: string): Account | undefined {
+  const byToken = world.accountByToken(user);
+  if (byToken !== undefined || !dialect.restcommAccounts) return byToken;
+  const account = accountByRef(world, user);
+  if (account === undefined) return undefined;
+  const token = account.profile.token;
+  return pass === token || createHash('md5').update(pass, 'utf8').digest('hex') === token ? account : undefined;
+}
+
+/**
+ * HTTP Basic (see `accountOfCredentials`): missing, malformed or unknown credentials are a 401
+ * with a Basic challenge. The handler after it gets the account logged in as.
+ */
+function basicLogin(world: World, dialect: Dialect): RequestHandler {
+  return basicAuth({
+    authorizer: (user: string, pass: string) => accountOfCredentials(world, dialect, user, pass) !== undefined,
     challenge: true,
     realm: REALM,
     // express-basic-auth has set the challenge header by now; throwing hands the 401 to the one
@@ -33,19 +54,50 @@ export function requireAccount(world: World): RequestHandler[] {
       // Clients written for Restcomm send AccountSid:AuthToken: say what this service takes instead.
       throw new ApiError(
         401,
-        userIsAccountSid(req.headers['authorization']) ? messages.unauthorizedSid : messages.unauthorized,
+        dialect.restcommAccounts
+          ? messages.unauthorizedRestcomm
+          : userIsAccountSid(req.headers['authorization'])
+            ? messages.unauthorizedSid
+            : messages.unauthorized,
       );
     },
   });
+}
+
+/** The account the credentials of a request that passed `basicLogin` name. */
+function loggedIn(world: World, dialect: Dialect, req: Parameters<RequestHandler>[0]): Account | undefined {
+  const { user, password } = (req as basicAuth.IBasicAuthedRequest).auth;
+  return accountOfCredentials(world, dialect, user, password);
+}
+
+/**
+ * Login, then the account of the path (`:accountSid`): a valid login on another account's path,
+ * or on an account that does not exist, is a 403, as production answers.
+ */
+export function requireAccount(world: World, dialect: Dialect): RequestHandler[] {
   const guard: RequestHandler = (req, res, next) => {
-    const token = (req as basicAuth.IBasicAuthedRequest).auth.user;
-    const account = world.accountByToken(token);
+    const account = loggedIn(world, dialect, req);
     const sid = String(req.params['accountSid']);
     if (account === undefined || account.profile.sid !== sid) throw new ApiError(403, messages.forbidden(sid));
     res.locals['account'] = account;
     next();
   };
-  return [basic, guard];
+  return [basicLogin(world, dialect), guard];
+}
+
+/**
+ * Login, then the account the path names by sid or email (`:accountRef`, Restcomm's account
+ * resource): it must be the one logged in (Restcomm also admits ancestors; accounts here have none).
+ */
+export function requireAccountRef(world: World, dialect: Dialect): RequestHandler[] {
+  const guard: RequestHandler = (req, res, next) => {
+    const account = loggedIn(world, dialect, req);
+    const ref = String(req.params['accountRef']);
+    if (account === undefined || accountByRef(world, ref) !== account) throw new ApiError(403, messages.forbidden(ref));
+    res.locals['account'] = account;
+    next();
+  };
+  return [basicLogin(world, dialect), guard];
 }
 
 /** The account `requireAccount` admitted. */

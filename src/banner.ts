@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { callsListPath } from './format/uris';
+import { callsListPath, callsListUri, RESTCOMM_MOUNT } from './format/uris';
 import type { RunningEmulator } from './server';
 
 /** The start-up text: where it listens, the accounts and their tokens, one curl to paste. */
@@ -12,16 +12,23 @@ export function banner(em: RunningEmulator, config: Readonly<Config>): string {
     String(a.recordings.count),
     a.profile.friendlyName,
   ]);
-  const head = ['account sid', 'token (Basic user name)', 'calls', 'recordings', 'name'];
+  const tokenHead = config.dialect === 'restcomm' ? 'auth token' : 'token (Basic user name)';
+  const head = ['account sid', tokenHead, 'calls', 'recordings', 'name'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
   const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd();
   const first = accounts.find((a) => a.calls.count > 0) ?? accounts[0];
   const lines = [
-    `callrec-emulator listening on ${em.url} (seed ${JSON.stringify(config.seed)}, paging ${config.paging}, fixtures ${em.fixturesLabel})`,
+    `callrec-emulator listening on ${em.url} (seed ${JSON.stringify(config.seed)}, paging ${config.paging}, ${config.dialect === 'spec' ? '' : `dialect ${config.dialect}, `}fixtures ${em.fixturesLabel})`,
     line(head),
     ...rows.map(line),
   ];
-  if (first !== undefined) {
+  if (first !== undefined && config.dialect === 'restcomm') {
+    const sid = first.profile.sid;
+    lines.push(`Try: curl -u ${sid}:${first.profile.token} ${em.url}${RESTCOMM_MOUNT}${callsListUri(sid)}.json`);
+    lines.push(
+      `Restcomm logins: AccountSid:AuthToken, or the account's email (${first.profile.email} here) as the user`,
+    );
+  } else if (first !== undefined) {
     lines.push(`Try: curl -u ${first.profile.token}: ${em.url}${callsListPath(first.profile.sid)}`);
   }
   return `${lines.join('\n')}\n`;

@@ -16,6 +16,8 @@ export interface Config {
   /** A fixtures file, or (in-process) the fixtures themselves. */
   fixtures: string | { accounts: unknown[] };
   paging: 'production' | 'documented';
+  /** `spec`: the service as documented; `restcomm`: also what clients of a plain Restcomm Connect expect. */
+  dialect: 'spec' | 'restcomm';
   /** Base of `file_uri`; null means the URL the server listens on. */
   publicUrl: string | null;
   /** The reference instant, milliseconds since the epoch. */
@@ -173,6 +175,16 @@ export const OPTIONS: readonly OptionDoc[] = [
     help: 'paging arithmetic: production or documented',
     parse: oneOf(['production', 'documented'], problems.paging),
     fallback: 'production',
+  }),
+  option({
+    name: 'dialect',
+    key: 'dialect',
+    env: 'CALLREC_DIALECT',
+    value: 'NAME',
+    default: 'spec',
+    help: 'spec, or restcomm: also /restcomm/2012-04-24 paths, AccountSid:AuthToken logins and the account resource',
+    parse: oneOf(['spec', 'restcomm'], problems.dialect),
+    fallback: 'spec',
   }),
   option({
     name: 'public-url',

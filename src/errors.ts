@@ -123,6 +123,7 @@ export const problems = {
   aString: 'must be a string',
   namedStates: 'must be an object of named states',
   paging: (got: string) => `must be production or documented, got ${q(got)}`,
+  dialect: (got: string) => `must be spec or restcomm, got ${q(got)}`,
 } as const;
 
 /**
@@ -142,10 +143,14 @@ export const messages = {
     `Page ${page} is beyond the last page of this list (the last page is ${lastPage})`,
   unauthorized: 'Authentication required: send HTTP Basic credentials with the account API token as the user name',
   unauthorizedSid:
-    'Authentication required: the user name is an account sid, but this service takes the account API token as the user name (Restcomm clients send AccountSid:AuthToken; send the token instead)',
+    'Authentication required: the user name is an account sid, but this service takes the account API token as the user name (Restcomm clients send AccountSid:AuthToken; send the token instead, or start the emulator with --dialect restcomm)',
+  unauthorizedRestcomm:
+    'Authentication required: send HTTP Basic credentials, AccountSid:AuthToken (or the account email as the user), or the API token as the user name',
   forbidden: (accountSid: string) => `The API token does not grant access to account ${accountSid}`,
   forbiddenRecord: (sid: string) => `The API token does not grant access to ${sid}: it belongs to another account`,
   notFound: (method: string, path: string) => `No resource at ${method} ${path}`,
+  notFoundNull: (method: string, path: string) =>
+    `No resource at ${method} ${path}: "null" is what production puts in previous_page_uri and next_page_uri when there is no such page, not a link; stop there`,
   methodNotAllowed: (method: string, allowed: string) => `Method ${method} is not allowed here; use ${allowed}`,
   notAcceptable:
     'This path answers JSON only when the Accept header contains "json" (production answers XML here); use the .json path',
@@ -172,8 +177,8 @@ export const messages = {
   rangeNotSatisfiable: (size: number) => `The Range asks for bytes outside the ${size} of this file`,
   notFoundPrinted: (method: string, path: string, lacks: string, instead: string) =>
     `No resource at ${method} ${path}: the path lacks ${lacks}, as the URIs production prints do; request ${instead}`,
-  notFoundDoubled: (method: string, path: string, instead: string) =>
-    `No resource at ${method} ${path}: the path has the /call prefix twice (the recordings list's links carry it already); request ${instead}`,
+  notFoundDoubled: (method: string, path: string, prefix: string, instead: string) =>
+    `No resource at ${method} ${path}: the path has the ${prefix} prefix twice (the recordings list's links carry it already); request ${instead}`,
   noFault: (id: string) => `No fault ${id}`,
   unknownState: (name: string, known: readonly string[]) =>
     `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Logger } from 'pino';
 import pinoHttp from 'pino-http';
 import type { RenderCache } from './cache/render-cache';
-import { ADMIN, MOUNT } from './format/uris';
+import { ADMIN } from './format/uris';
 import type { FaultAction, Faults } from './harness/faults';
 import type { Journal } from './harness/journal';
 import { type Exchange, exchangeOf, openExchange } from './http/exchange';
@@ -26,7 +26,7 @@ export interface FrontDoorDeps {
  * @example responseKey(req, exchange) // 'GET\u0000/call/2012-04-24/Accounts/AC…/Calls.json?Page=1\u0000Basic Y2Rj…\u0000'
  */
 export function responseKey(req: IncomingMessage, ex: Exchange): string | null {
-  if (ex.method !== 'GET' || !ex.path.startsWith(`${MOUNT}/`)) return null;
+  if (ex.method !== 'GET' || ex.path.startsWith(ADMIN)) return null;
   const accept = ex.path.endsWith('.json') ? '' : (req.headers.accept ?? '');
   return `GET\u0000${req.url ?? ''}\u0000${req.headers.authorization ?? ''}\u0000${accept}`;
 }
@@ -39,7 +39,7 @@ export function responseKey(req: IncomingMessage, ex: Exchange): string | null {
  * @example acceptPath('/call/2012-04-24/Accounts/AC1/Calls.json/ID1-CA2') // '/call/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json'
  */
 export function acceptPath(path: string): string | null {
-  if (!path.startsWith(`${MOUNT}/`)) return null;
+  if (path.startsWith(ADMIN)) return null;
   const segments = path.split('/');
   const inner = segments.slice(0, -1);
   // A trailing slash is another path (a 404), as before: nothing to move it to.

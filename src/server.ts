@@ -62,6 +62,7 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
   const app = createApp({
     world,
     paging: config.paging,
+    dialect: config.dialect,
     maxPageSize: config.maxPageSize,
     publicUrl,
     journalSize: config.journalSize,

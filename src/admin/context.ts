@@ -1,4 +1,5 @@
 import { ApiError, messages } from '../errors';
+import type { Dialect } from '../format/uris';
 import type { Faults } from '../harness/faults';
 import type { Journal } from '../harness/journal';
 import type { PagingProfile } from '../query/paging';
@@ -14,6 +15,7 @@ export interface AdminContext {
   /** Base of `file_uri`, without a trailing slash. */
   publicUrl: string;
   paging: PagingProfile;
+  dialect: Dialect;
   strict: boolean;
   /** Seconds since start, for the health check; never shapes data. */
   uptime: () => number;

@@ -1,6 +1,7 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import { callJson } from '../format/call';
 import { recordingJson } from '../format/recording';
+import { fileBaseOf } from '../format/uris';
 import { callFromInput } from './call-input';
 import { type AdminHandler, type AdminRequest, accountOf, created, ok } from './context';
 import { recordingFromInput } from './recording-input';
@@ -44,7 +45,7 @@ export const insertRecordings: AdminHandler = (ctx, req) => {
   const first = account.recordings.nextInsert;
   const batch = readBatch(req, (raw, at, k) => recordingFromInput(account, raw, at, first + k));
   ctx.world.insertRecordings(account, batch.records);
-  return batch.show((rec) => recordingJson(rec, account.profile.sid, ctx.publicUrl));
+  return batch.show((rec) => recordingJson(rec, account.profile.sid, fileBaseOf(ctx.publicUrl, ctx.dialect)));
 };
 
 /** `DELETE /__admin/accounts/{sid}/calls/{CallSid}`: the call and its recordings. */

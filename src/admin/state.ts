@@ -134,10 +134,13 @@ const open = (value: object) => JSON.stringify(value).slice(0, -1);
  * slices (see `Work`).
  * @example finish(stateHash(world, 'http://127.0.0.1:8080', 'production')) // '3f9a…' (64 hex digits)
  */
-export function* stateHash(world: World, publicUrl: string, paging: string): Work<string> {
+export function* stateHash(world: World, publicUrl: string, paging: string, dialect = 'spec'): Work<string> {
   const hash = createHash('sha256');
   const { accounts: _accounts, ...head } = exportHead(world);
-  hash.update(`${open({ emulator: VERSION, paging, public_url: publicUrl })},"state":${open(head)},"accounts":[`);
+  // The dialect changes links and file_uri; named only when not the default, so digests made
+  // before dialects existed still hold.
+  const options = dialect === 'spec' ? { paging } : { paging, dialect };
+  hash.update(`${open({ emulator: VERSION, ...options, public_url: publicUrl })},"state":${open(head)},"accounts":[`);
   for (const [i, a] of world.accounts().entries()) {
     if (i > 0) hash.update(',');
     const fixture = accountAsFixture({ ...a.spec, sid: a.profile.sid, token: a.profile.token });
@@ -174,8 +177,11 @@ export const getState: AdminHandler = (ctx) => ok(exportState(ctx.world));
 
 export const putState: AdminHandler = async (ctx, req) => {
   await runSliced(importState(ctx.world, req.body()));
-  return ok({ status: 'imported', hash: await runSliced(stateHash(ctx.world, ctx.publicUrl, ctx.paging)) });
+  return ok({
+    status: 'imported',
+    hash: await runSliced(stateHash(ctx.world, ctx.publicUrl, ctx.paging, ctx.dialect.name)),
+  });
 };
 
 export const getStateHash: AdminHandler = async (ctx) =>
-  ok({ hash: await runSliced(stateHash(ctx.world, ctx.publicUrl, ctx.paging)), algorithm: 'sha256' });
+  ok({ hash: await runSliced(stateHash(ctx.world, ctx.publicUrl, ctx.paging, ctx.dialect.name)), algorithm: 'sha256' });

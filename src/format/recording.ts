@@ -5,15 +5,15 @@ import { API_VERSION, recordingFileUri, recordingUri } from './uris';
 /**
  * A recording in the wire shape, keys in production's order (`RecordingConverter`); `duration`
  * is a string, as production writes `Double.toString`. A template for speed, as `callJson`;
- * the public URL is the one free-text part, so it goes through `JSON.stringify`.
- * @example recordingJson(rec, 'AC1', 'http://127.0.0.1:8080') // '{"sid":"RE…","date_created":"Mon, 6 Jan 2014 08:51:07 +0900",…,"duration":"14.70275",…}'
+ * `fileBase` (the public URL and the mount, see `fileBaseOf`) is the one free-text part, so it goes through `JSON.stringify`.
+ * @example recordingJson(rec, 'AC1', 'http://127.0.0.1:8080/call') // '{"sid":"RE…","date_created":"Mon, 6 Jan 2014 08:51:07 +0900",…,"duration":"14.70275",…}'
  */
-export function recordingJson(rec: RecordingRecord, accountSid: string, publicUrl: string): string {
+export function recordingJson(rec: RecordingRecord, accountSid: string, fileBase: string): string {
   const date = rfc2822Date(rec.createdSec, rec.offsetMin);
   return (
     `{"sid":"${rec.sid}","date_created":"${date}","date_updated":"${date}","account_sid":"${accountSid}",` +
     `"call_sid":"${rec.callSid}","duration":"${javaDouble(rec.duration)}","api_version":"${API_VERSION}",` +
-    `"uri":"${recordingUri(accountSid, rec.sid)}","file_uri":${JSON.stringify(recordingFileUri(publicUrl, accountSid, rec.sid))}}`
+    `"uri":"${recordingUri(accountSid, rec.sid)}","file_uri":${JSON.stringify(recordingFileUri(fileBase, accountSid, rec.sid))}}`
   );
 }
 

@@ -11,17 +11,70 @@ export const API_VERSION = '2012-04-24';
 /** The prefix under which the service is mounted. */
 export const MOUNT = '/call';
 
-/** Express route patterns. The list routes take an optional `.json` (see routes/). */
-export const routes = {
-  index: '/',
-  calls: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls{.json}`,
-  recordings: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Recordings{.json}`,
-  call: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls/:callSid{.json}`,
-  callRecordings: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls/:callSid/Recordings{.json}`,
-  callNotifications: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Calls/:callSid/Notifications{.json}`,
-  recording: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Recordings/:recordingSid{.json}`,
-  recordingAudio: `${MOUNT}/${API_VERSION}/Accounts/:accountSid/Recordings/:recordingSid.wav`,
-} as const;
+/** Where Restcomm Connect itself is deployed: its servlet context, `/restcomm`. */
+export const RESTCOMM_MOUNT = '/restcomm';
+
+/**
+ * Express route patterns of the API under one mount prefix. The list routes take an optional
+ * `.json` (see routes/).
+ * @example apiRoutes('/call').calls // '/call/2012-04-24/Accounts/:accountSid/Calls{.json}'
+ */
+export function apiRoutes(mount: string) {
+  const base = `${mount}/${API_VERSION}/Accounts`;
+  return {
+    account: `${base}/:accountRef{.json}`,
+    calls: `${base}/:accountSid/Calls{.json}`,
+    recordings: `${base}/:accountSid/Recordings{.json}`,
+    call: `${base}/:accountSid/Calls/:callSid{.json}`,
+    callRecordings: `${base}/:accountSid/Calls/:callSid/Recordings{.json}`,
+    callNotifications: `${base}/:accountSid/Calls/:callSid/Notifications{.json}`,
+    recording: `${base}/:accountSid/Recordings/:recordingSid{.json}`,
+    recordingAudio: `${base}/:accountSid/Recordings/:recordingSid.wav`,
+  } as const;
+}
+export type ApiRoutes = ReturnType<typeof apiRoutes>;
+
+/** The service's own routes, under `/call`, and the index. */
+export const routes = { index: '/', ...apiRoutes(MOUNT) } as const;
+
+export type DialectName = 'spec' | 'restcomm';
+
+/**
+ * What differs between the service as specified and a plain Restcomm Connect deployment, for
+ * clients written for the latter (`--dialect restcomm`).
+ */
+export interface Dialect {
+  name: DialectName;
+  /** Prefixes the API answers under; `''` is the servlet path the calls list prints its links on. */
+  mounts: readonly string[];
+  /** Where `file_uri` points: production formats `/restcomm/…` into it, whatever the request. */
+  fileMount: string;
+  /** The recordings list's `uri`, given the mount the request came under. */
+  recordingsListUri(accountSid: string, mount: string): string;
+  /** Whether `AccountSid:AuthToken` (or the account's email) logs in, and the account resource answers. */
+  restcommAccounts: boolean;
+}
+
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
+  spec: {
+    name: 'spec',
+    mounts: [MOUNT],
+    fileMount: MOUNT,
+    // The documented form, from before production stripped `.json` from the request path.
+    recordingsListUri: (accountSid) => `${MOUNT}${accountPath(accountSid)}/Recordings.json`,
+    restcommAccounts: false,
+  },
+  restcomm: {
+    name: 'restcomm',
+    // Restcomm prints the calls list's links on its servlet path and the recordings list's on the
+    // request path: serving all three makes every printed uri requestable as it stands.
+    mounts: [RESTCOMM_MOUNT, MOUNT, ''],
+    fileMount: RESTCOMM_MOUNT,
+    // The request path after AcceptFilter has stripped `.json` (the SDK fixtures since 2018).
+    recordingsListUri: (accountSid, mount) => `${mount}${accountPath(accountSid)}/Recordings`,
+    restcommAccounts: true,
+  },
+};
 
 /** The prefix-less form of the service's paths, as production prints them in `uri` values. */
 export const PRINTED_PATH = new RegExp(`^/${API_VERSION}/Accounts/`);
@@ -70,7 +123,7 @@ export function callsListUri(accountSid: string): string {
 
 /** @example recordingsListUri('AC1') // '/call/2012-04-24/Accounts/AC1/Recordings.json' */
 export function recordingsListUri(accountSid: string): string {
-  return `${MOUNT}${accountPath(accountSid)}/Recordings.json`;
+  return DIALECTS.spec.recordingsListUri(accountSid, MOUNT);
 }
 
 /** The path a client requests for the calls list. @example callsListPath('AC1') // '/call/2012-04-24/Accounts/AC1/Calls.json' */
@@ -94,11 +147,31 @@ export function recordingUri(accountSid: string, recordingSid: string): string {
 }
 
 /**
- * Absolute, as production resolves it against its own base URL.
- * @example recordingFileUri('http://127.0.0.1:8080', 'AC1', 'RE1') // 'http://127.0.0.1:8080/call/2012-04-24/Accounts/AC1/Recordings/RE1.wav'
+ * Absolute, as production resolves it against its own base URL. `fileBase` is the public URL
+ * and the dialect's mount (see `fileBaseOf`).
+ * @example recordingFileUri('http://127.0.0.1:8080/call', 'AC1', 'RE1') // 'http://127.0.0.1:8080/call/2012-04-24/Accounts/AC1/Recordings/RE1.wav'
  */
-export function recordingFileUri(publicUrl: string, accountSid: string, recordingSid: string): string {
-  return `${publicUrl}${MOUNT}${accountPath(accountSid)}/Recordings/${recordingSid}.wav`;
+export function recordingFileUri(fileBase: string, accountSid: string, recordingSid: string): string {
+  return `${fileBase}${accountPath(accountSid)}/Recordings/${recordingSid}.wav`;
+}
+
+/** @example fileBaseOf('http://127.0.0.1:8080', DIALECTS.restcomm) // 'http://127.0.0.1:8080/restcomm' */
+export function fileBaseOf(publicUrl: string, dialect: Dialect): string {
+  return `${publicUrl}${dialect.fileMount}`;
+}
+
+/**
+ * An account as Restcomm prints its own `uri` (the JSON form puts `.json` on `Accounts`), and
+ * the prefix of its sub-resources.
+ * @example accountResourceUri('AC1') // '/restcomm/2012-04-24/Accounts.json/AC1'
+ */
+export function accountResourceUri(accountSid: string): string {
+  return `${RESTCOMM_MOUNT}/${API_VERSION}/Accounts.json/${accountSid}`;
+}
+
+/** @example accountSubresourceUri('AC1', 'Calls') // '/restcomm/2012-04-24/Accounts/AC1/Calls.json' */
+export function accountSubresourceUri(accountSid: string, name: string): string {
+  return `${RESTCOMM_MOUNT}${accountPath(accountSid)}/${name}.json`;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface AccountProfile {
   sid: string;
   token: string;
   friendlyName: string;
+  /** What Restcomm also takes as the user name (`--dialect restcomm`). */
+  email: string;
   endpoints: readonly Endpoint[];
   /** Seconds: how far back the saturating part of the time line reaches (see timeline.ts). */
   timeScale: number;
@@ -70,6 +72,19 @@ export function accountSid(seed: string, friendlyName: string, nameOrdinal: numb
   return `AC${Stream.of([seed, 'account', friendlyName, nameOrdinal]).hex(32)}`;
 }
 
+/**
+ * An address made from the friendly name, unique by the sid's first hex digits, drawing nothing
+ * from any stream, so no record changes.
+ * @example accountEmail('Acme Support', 'AC3f9a1c…') // 'acme-support.3f9a1c@example.com'
+ */
+export function accountEmail(friendlyName: string, sid: string): string {
+  const slug = friendlyName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `${slug === '' ? 'account' : slug}.${sid.slice(2, 8).toLowerCase()}@example.com`;
+}
+
 export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal: number): AccountProfile {
   const sid = spec.sid ?? accountSid(seed, spec.friendlyName, nameOrdinal);
   const token = spec.token ?? Stream.of([seed, 'token', sid]).hex(32);
@@ -100,5 +115,6 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     insertedRecording: new StreamFamily([seed, sid, 'inserted-recording']),
   };
   const sids = { call: new SidCodec([seed, sid, 'call-sid']), recording: new SidCodec([seed, sid, 'recording-sid']) };
-  return { sid, token, friendlyName: spec.friendlyName, endpoints, timeScale, streams, sids };
+  const email = accountEmail(spec.friendlyName, sid);
+  return { sid, token, friendlyName: spec.friendlyName, email, endpoints, timeScale, streams, sids };
 }

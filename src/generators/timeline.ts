@@ -31,3 +31,12 @@ export function startFromDraw(world: WorldContext, account: AccountProfile, i: n
 export function callStartSec(world: WorldContext, account: AccountProfile, i: number): number {
   return startFromDraw(world, account, i, account.streams.call.at(i).float());
 }
+
+/**
+ * When an account was opened: a day before its oldest seeded call, or a day before the newest
+ * possible one when it has none. Derived, never drawn, so no record changes.
+ */
+export function accountCreatedSec(world: WorldContext, account: AccountProfile, calls: number): number {
+  const oldest = calls > 0 ? callStartSec(world, account, calls - 1) : world.clockSec - HEAD_SEC;
+  return oldest - 86_400;
+}

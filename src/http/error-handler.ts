@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, type ErrorStatus, messages, ValidationError } from '../errors';
 import { errorBody } from '../format/envelope';
-import { MOUNT, PRINTED_PATH, requestablePath } from '../format/uris';
+import { MOUNT, PRINTED_PATH, RESTCOMM_MOUNT, requestablePath } from '../format/uris';
 
 const CLIENT_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 406, 408, 413, 415, 416, 417, 431];
 
@@ -48,10 +48,14 @@ export function errorHandler(onInternal: (err: unknown) => void): ErrorRequestHa
  * says what it lacks, so that a client's author sees why.
  */
 export const notFound: RequestHandler = (req) => {
-  // A client that adds /call to every printed link doubles it on the recordings list's links.
-  if (req.path.startsWith(`${MOUNT}${MOUNT}/`)) {
-    throw new ApiError(404, messages.notFoundDoubled(req.method, req.path, req.path.slice(MOUNT.length)));
+  // A client that adds its base path to every printed link doubles it on the recordings list's links.
+  for (const prefix of [MOUNT, RESTCOMM_MOUNT]) {
+    if (req.path.startsWith(`${prefix}${prefix}/`)) {
+      throw new ApiError(404, messages.notFoundDoubled(req.method, req.path, prefix, req.path.slice(prefix.length)));
+    }
   }
+  // A client that follows production's "null" neighbour link as if it were a path.
+  if (/(^|\/)null$/.test(req.path)) throw new ApiError(404, messages.notFoundNull(req.method, req.path));
   if (PRINTED_PATH.test(req.path)) {
     const wanted = requestablePath(req.path);
     const lacks =

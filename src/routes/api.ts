@@ -1,28 +1,47 @@
 import type { Express } from 'express';
-import { requireAccount } from '../auth';
-import { ADMIN, adminRoutes, routes } from '../format/uris';
+import { authedAccount, requireAccount, requireAccountRef } from '../auth';
+import { accountJson } from '../format/account';
+import { ADMIN, adminRoutes, apiRoutes, routes } from '../format/uris';
+import { accountCreatedSec } from '../generators/timeline';
 import { methodNotAllowed } from '../http/error-handler';
 import type { World } from '../store/world';
 import { VERSION } from '../version';
 import { mountAudio } from './audio';
 import { calls } from './calls';
-import { type ListSettings, listHandler } from './list';
+import { type ListSettings, listHandler, requireJson } from './list';
 import { recordings } from './recordings';
-import { mountRecords } from './records';
+import { mountRecords, sendJson } from './records';
+
+const ALLOW = 'GET, HEAD';
 
 /**
- * The provider's API: the two lists, the audio, single records and a call's sub-lists.
+ * The provider's API under every mount prefix of the dialect: the two lists, the audio, single
+ * records, a call's sub-lists and (Restcomm dialect) the account resource.
  * Routes sit on the app itself, not in nested routers: each router level costs every request.
  */
 export function mountApi(app: Express, world: World, settings: ListSettings): void {
-  const auth = requireAccount(world);
-  app.get(routes.calls, ...auth, listHandler(calls, settings));
-  app.all(routes.calls, methodNotAllowed('GET, HEAD'));
-  app.get(routes.recordings, ...auth, listHandler(recordings, settings));
-  app.all(routes.recordings, methodNotAllowed('GET, HEAD'));
-  // The audio route comes before the single-recording one, whose sid would swallow ".wav".
-  mountAudio(app, world);
-  mountRecords(app, world, auth, settings);
+  const { dialect } = settings;
+  const auth = requireAccount(world, dialect);
+  for (const mount of dialect.mounts) {
+    const r = apiRoutes(mount);
+    app.get(r.calls, ...auth, listHandler(calls, settings, mount));
+    app.all(r.calls, methodNotAllowed(ALLOW));
+    app.get(r.recordings, ...auth, listHandler(recordings, settings, mount));
+    app.all(r.recordings, methodNotAllowed(ALLOW));
+    // The audio route comes before the single-recording one, whose sid would swallow ".wav".
+    mountAudio(app, world, r);
+    mountRecords(app, world, auth, settings, r);
+    if (dialect.restcommAccounts) {
+      // Restcomm's console and SDKs log in by reading the account, by sid or by email.
+      app.get(r.account, ...requireAccountRef(world, dialect), (req, res) => {
+        requireJson(req);
+        const account = authedAccount(res);
+        const created = accountCreatedSec(account.context, account.profile, account.spec.calls);
+        sendJson(res, accountJson(account.profile, created));
+      });
+      app.all(r.account, methodNotAllowed(ALLOW));
+    }
+  }
   // A person or a client exploring the server: where the API, the admin API and its document are.
   app.get(routes.index, (_req, res) => {
     res.json({
@@ -34,5 +53,5 @@ export function mountApi(app: Express, world: World, settings: ListSettings): vo
       openapi: adminRoutes.openapi,
     });
   });
-  app.all(routes.index, methodNotAllowed('GET, HEAD'));
+  app.all(routes.index, methodNotAllowed(ALLOW));
 }

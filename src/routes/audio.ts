@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { ApiError, messages } from '../errors';
-import { routes } from '../format/uris';
+import type { ApiRoutes } from '../format/uris';
 import { parseRange, WAV_HEADER_BYTES, wavBytes, wavHeader } from '../format/wav';
 import { recordingAudio, SAMPLE_RATE } from '../generators/audio';
 import { methodNotAllowed } from '../http/error-handler';
@@ -16,7 +16,7 @@ const CHUNK_BYTES = 64 * 1024;
  * mono, 16-bit) as long as its `duration`, to the sample. No auth, as production leaves this
  * path open. One byte range is honoured (206); a file is never held whole in memory.
  */
-export function mountAudio(app: Express, world: World): void {
+export function mountAudio(app: Express, world: World, routes: ApiRoutes): void {
   app.get(routes.recordingAudio, async (req, res) => {
     const accountSid = String(req.params['accountSid']);
     const sid = String(req.params['recordingSid']);

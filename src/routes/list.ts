@@ -4,6 +4,7 @@ import type { RenderCache } from '../cache/render-cache';
 import { ApiError, messages } from '../errors';
 import { envelope } from '../format/envelope';
 import type { ListWire } from '../format/list-wire';
+import type { Dialect } from '../format/uris';
 import { exchangeOf } from '../http/exchange';
 import { Shared } from '../http/slices';
 import { parseListQuery } from '../query/list-query';
@@ -19,7 +20,9 @@ import { STREAM_THRESHOLD, sendBuilt, streamPage } from './send-page';
 export interface ListSettings {
   paging: PagingProfile;
   maxPageSize: number | null;
-  publicUrl: string;
+  /** Base of `file_uri`: the public URL and the dialect's mount. */
+  fileBase: string;
+  dialect: Dialect;
   cache: RenderCache;
   /** Turn every warning into a 400. */
   strict: boolean;
@@ -77,6 +80,7 @@ async function listPage<C extends string, R extends { sid: string }>(
   settings: ListSettings,
   account: Account,
   rawQuery: string,
+  mount: string,
 ): Promise<Page<R>> {
   const query = parseListQuery(rawQuery, resource.query, settings.maxPageSize ?? undefined);
   const table = resource.table(account);
@@ -97,14 +101,23 @@ async function listPage<C extends string, R extends { sid: string }>(
       window.offset > 0 && window.offset <= order.length ? get(order.at(window.offset - 1)).sid : undefined;
     if (query.afterSid !== follows) warnings.push(headerSafe(messages.afterSidOther(query.afterSid, follows)));
   }
-  const { head, tail } = envelope(resource.wire.key, window, resource.wire.uri(account.profile.sid), lastSid);
+  const { head, tail } = envelope(
+    resource.wire.key,
+    window,
+    resource.wire.uri(account.profile.sid, { dialect: settings.dialect, mount }),
+    lastSid,
+  );
   return { window, order, get, tableId: table.id, head, tail, warnings };
 }
 
-/** GET of a paged list: content negotiation, the page, then its items, built or streamed. Runs after `requireAccount`. */
+/**
+ * GET of a paged list under one mount prefix: content negotiation, the page, then its items,
+ * built or streamed. Runs after `requireAccount`.
+ */
 export function listHandler<C extends string, R extends { sid: string }>(
   resource: ListResource<C, R>,
   settings: ListSettings,
+  mount: string,
 ): RequestHandler {
   return async (req, res) => {
     requireJson(req);
@@ -115,6 +128,7 @@ export function listHandler<C extends string, R extends { sid: string }>(
       settings,
       account,
       exchange.query,
+      mount,
     );
     // --strict: whatever production would ignore or read differently is refused instead.
     const [first] = warnings;
@@ -122,7 +136,7 @@ export function listHandler<C extends string, R extends { sid: string }>(
     for (const w of warnings) res.append('X-Emulator-Warning', w);
     exchange.warnings = warnings;
     const sid = account.profile.sid;
-    const render = (id: number) => resource.wire.item(get(id), sid, settings.publicUrl);
+    const render = (id: number) => resource.wire.item(get(id), sid, settings.fileBase);
     if (window.count > STREAM_THRESHOLD) {
       // A huge page would flush the caches for one reader: it is rendered and streamed as is,
       // over many turns of the event loop, from the state its order was built for.

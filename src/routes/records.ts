@@ -4,7 +4,7 @@ import { ApiError, messages } from '../errors';
 import { callJson } from '../format/call';
 import { envelope } from '../format/envelope';
 import { recordingJson } from '../format/recording';
-import { callNotificationsListUri, routes } from '../format/uris';
+import { type ApiRoutes, callNotificationsListUri } from '../format/uris';
 import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
 import { parseListQuery } from '../query/list-query';
@@ -33,7 +33,8 @@ function recordOf(
   throw new ApiError(404, missing(account.profile.sid, sid));
 }
 
-function sendJson(res: Response, body: string): void {
+/** A JSON body, complete, with the type production sends. */
+export function sendJson(res: Response, body: string): void {
   res.status(200);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(body));
@@ -47,7 +48,13 @@ function sendJson(res: Response, body: string): void {
  * - a call's notifications: a paged envelope with no items (notification fields are not
  *   specified, and the generated calls have none).
  */
-export function mountRecords(app: Express, world: World, auth: RequestHandler[], settings: ListSettings): void {
+export function mountRecords(
+  app: Express,
+  world: World,
+  auth: RequestHandler[],
+  settings: ListSettings,
+  routes: ApiRoutes,
+): void {
   const callOf = (req: Request, account: Account) =>
     recordOf(world, account, String(req.params['callSid']), (a) => a.calls, messages.noCall);
   app.get(routes.callRecordings, ...auth, (req, res) => {
@@ -57,7 +64,7 @@ export function mountRecords(app: Express, world: World, auth: RequestHandler[],
     const recs = ids
       .map((id) => account.recordings.get(id))
       .sort((a, b) => a.createdSec - b.createdSec || (a.sid < b.sid ? -1 : 1));
-    sendJson(res, `[${recs.map((r) => recordingJson(r, account.profile.sid, settings.publicUrl)).join(',')}]`);
+    sendJson(res, `[${recs.map((r) => recordingJson(r, account.profile.sid, settings.fileBase)).join(',')}]`);
   });
   app.all(routes.callRecordings, methodNotAllowed(ALLOW));
 
@@ -89,7 +96,7 @@ export function mountRecords(app: Express, world: World, auth: RequestHandler[],
     requireJson(req);
     const account = authedAccount(res);
     const id = recordOf(world, account, String(req.params['recordingSid']), (a) => a.recordings, messages.noRecording);
-    sendJson(res, recordingJson(account.recordings.get(id), account.profile.sid, settings.publicUrl));
+    sendJson(res, recordingJson(account.recordings.get(id), account.profile.sid, settings.fileBase));
   });
   app.all(routes.recording, methodNotAllowed(ALLOW));
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import request from 'supertest';
-import { adminRoutes, routes } from '../../src/format/uris';
+import { adminRoutes, apiRoutes, DIALECTS, routes } from '../../src/format/uris';
 import { makeEmulator } from '../support/app';
 import { check, violations } from '../support/openapi';
 
@@ -21,11 +21,14 @@ describe('openapi.json', () => {
     const asDoc = (p: string) =>
       p
         .replace(':accountSid', '{AccountSid}')
+        .replace(':accountRef', '{AccountRef}')
         .replace(':callSid', '{CallSid}')
         .replace(':recordingSid', '{RecordingSid}')
         .replace(':sid', '{sid}')
         .replace(':id', '{id}');
-    for (const pattern of [...Object.values(routes), ...Object.values(adminRoutes)]) {
+    // Every mount of every dialect: the Restcomm dialect's are path items referring to /call's.
+    const mounted = Object.values(DIALECTS).flatMap((d) => d.mounts.flatMap((m) => Object.values(apiRoutes(m))));
+    for (const pattern of [...Object.values(routes), ...mounted, ...Object.values(adminRoutes)]) {
       const shown = asDoc(pattern);
       const variants = shown.includes('{.json}')
         ? [shown.replace('{.json}', '.json'), shown.replace('{.json}', '')]

@@ -147,7 +147,9 @@ describe('paths as printed', () => {
     const doubled = `/call${link}`;
     const res = await authGet(app, doubled, big.token);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ message: messages.notFoundDoubled('GET', doubled.split('?')[0]!, link.split('?')[0]!) });
+    expect(res.body).toEqual({
+      message: messages.notFoundDoubled('GET', doubled.split('?')[0]!, '/call', link.split('?')[0]!),
+    });
   });
 });
 

@@ -26,6 +26,7 @@ export function makeEmulator(
     seed?: string;
     accounts?: AccountSpec[];
     paging?: PagingProfile;
+    dialect?: 'spec' | 'restcomm';
     maxPageSize?: number | null;
     cache?: RenderCacheOptions;
     journalSize?: number;
@@ -43,6 +44,7 @@ export function makeEmulator(
   const app = createApp({
     world,
     paging: options.paging ?? 'production',
+    ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     maxPageSize: options.maxPageSize ?? null,
     publicUrl: PUBLIC_URL,
     ...(options.cache === undefined ? {} : { cache: options.cache }),

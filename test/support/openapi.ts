@@ -11,6 +11,13 @@ import Ajv2020 from 'ajv/dist/2020';
 const doc = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'openapi.json'), 'utf8')) as {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
 };
+
+/** The path an item stands under, following a path item that is a `$ref` to another (the dialect's aliases). */
+function ownPath(path: string): string {
+  const ref = (doc.paths[path] as { $ref?: unknown } | undefined)?.$ref;
+  if (typeof ref !== 'string') return path;
+  return decodeURIComponent(ref.replace('#/paths/', '')).replace(/~1/g, '/').replace(/~0/g, '~');
+}
 const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
 ajv.addSchema(doc, 'openapi');
 
@@ -30,7 +37,8 @@ export function check(method: string, url: string, status: number, contentType: 
   const path = url.split('?')[0] as string;
   // A CORS preflight (--cors) is transport, not API.
   if (method === 'OPTIONS' && status === 204) return;
-  const match = templates.filter((t) => t.re.test(path)).sort((a, b) => b.literal - a.literal)[0];
+  const found = templates.filter((t) => t.re.test(path)).sort((a, b) => b.literal - a.literal)[0];
+  const match = found === undefined ? undefined : { path: ownPath(found.path) };
   const item = match === undefined ? undefined : doc.paths[match.path];
   // HEAD answers as GET does, without a body, where the document lists no HEAD of its own.
   const m = method === 'HEAD' && item?.['head'] === undefined ? 'get' : method.toLowerCase();

@@ -2,6 +2,8 @@ import {
   callSubresourceUri,
   callsListUri,
   callUri,
+  DIALECTS,
+  fileBaseOf,
   pageUri,
   recordingFileUri,
   recordingsListUri,
@@ -25,9 +27,12 @@ describe('URIs as production prints them', () => {
       '/2012-04-24/Accounts/AC1/Calls/ID1-CA2/Recordings.json',
     );
   });
-  test('file_uri is absolute, under /call, ending in .wav', () => {
-    expect(recordingFileUri('https://x.test/base', 'AC1', 'RE1')).toBe(
+  test("file_uri is absolute, under the dialect's mount (/call, or /restcomm as Restcomm formats it), ending in .wav", () => {
+    expect(recordingFileUri(fileBaseOf('https://x.test/base', DIALECTS.spec), 'AC1', 'RE1')).toBe(
       'https://x.test/base/call/2012-04-24/Accounts/AC1/Recordings/RE1.wav',
+    );
+    expect(recordingFileUri(fileBaseOf('https://x.test/base', DIALECTS.restcomm), 'AC1', 'RE1')).toBe(
+      'https://x.test/base/restcomm/2012-04-24/Accounts/AC1/Recordings/RE1.wav',
     );
   });
   test('page links carry Page and PageSize, and AfterSid only when given', () => {

@@ -1,0 +1,59 @@
+import type { AccountProfile } from '../generators/account';
+import { rfc2822Date } from './dates';
+import { accountResourceUri, accountSubresourceUri } from './uris';
+
+/** The sub-resources Restcomm lists on an account, in its order, with the path names it uses. */
+const SUBRESOURCES = [
+  ['available_phone_numbers', 'AvailablePhoneNumbers'],
+  ['calls', 'Calls'],
+  ['conferences', 'Conferences'],
+  ['incoming_phone_numbers', 'IncomingPhoneNumbers'],
+  ['notifications', 'Notifications'],
+  ['outgoing_caller_ids', 'OutgoingCallerIds'],
+  ['recordings', 'Recordings'],
+  ['sandbox', 'Sandbox'],
+  ['sms_messages', 'SMS/Messages'],
+  ['transcriptions', 'Transcriptions'],
+] as const;
+
+/**
+ * An account as Restcomm's `AccountConverter` writes it (`--dialect restcomm`), keys in its order.
+ * Every account here is a full, active account with the Developer role, the role Restcomm gives
+ * the accounts that read calls and recordings; `date_updated` is `date_created`, as nothing
+ * updates an account.
+ * @example accountJson(profile, 1370000000) // '{"sid":"AC…","friendly_name":"Main","email_address":"main.3f9a1c@example.com","type":"Full","status":"active","role":"Developer",…}'
+ */
+export function accountJson(profile: AccountProfile, createdSec: number): string {
+  const date = rfc2822Date(createdSec);
+  const subresources = Object.fromEntries(
+    SUBRESOURCES.map(([key, name]) => [key, accountSubresourceUri(profile.sid, name)]),
+  );
+  return JSON.stringify({
+    sid: profile.sid,
+    friendly_name: profile.friendlyName,
+    email_address: profile.email,
+    type: 'Full',
+    status: 'active',
+    role: 'Developer',
+    date_created: date,
+    date_updated: date,
+    auth_token: profile.token,
+    uri: accountResourceUri(profile.sid),
+    subresource_uris: subresources,
+  });
+}
+
+/** An account as the account resource shows it: the wire shape `accountJson` writes. */
+export interface RestcommAccount {
+  sid: string;
+  friendly_name: string;
+  email_address: string;
+  type: 'Full';
+  status: 'active';
+  role: 'Developer';
+  date_created: string;
+  date_updated: string;
+  auth_token: string;
+  uri: string;
+  subresource_uris: Record<(typeof SUBRESOURCES)[number][0], string>;
+}
