@@ -3,7 +3,7 @@
  * and counts them against `total`. The links are printed as production prints them, without the
  * `/call` prefix and the `.json` suffix, so the client adds both, as a client of production must.
  *
- * Run: npx ts-node examples/client/walk-calls.ts URL ACCOUNT_SID TOKEN (or import walkCalls).
+ * Run: npx --no-install ts-node examples/client/walk-calls.ts URL ACCOUNT_SID TOKEN (or import walkCalls).
  */
 export interface WalkResult {
   total: number;

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { loggerOptions } from '../../src/logger';
 import { adminAccounts, get, ROOT, startCli } from '../support/process';
 
@@ -91,4 +91,64 @@ describe('npm run dev', () => {
       }
     }
   }, 60_000);
+
+  test('leaves no process behind when its npm process gets SIGTERM, and takes server options after --', async () => {
+    const proc = spawn('npm', ['run', 'dev', '--', '--port', '0', '--log-level', 'silent'], {
+      cwd: ROOT,
+      detached: true,
+      env: process.env,
+    });
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<void>((r) => proc.on('exit', () => r()));
+    try {
+      for (let i = 0; i < 300 && !out.includes('listening on'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain('listening on');
+      // The whole tree under npm: the dev script, tsc --watch, node --watch and the server.
+      const tree = descendants(proc.pid as number);
+      expect(tree.length).toBeGreaterThanOrEqual(4);
+      proc.kill('SIGTERM');
+      await exited;
+      let alive = tree;
+      for (let i = 0; i < 50 && alive.length > 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        alive = alive.filter(isAlive);
+      }
+      expect(alive).toEqual([]);
+    } finally {
+      try {
+        process.kill(-(proc.pid as number), 'SIGKILL');
+      } catch {
+        // Already gone, as it should be.
+      }
+    }
+  }, 60_000);
 });
+
+/** Pids of every process under `root`, from ps. */
+function descendants(root: number): number[] {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, parent] of rows) {
+      if (parent === pid) {
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(root);
+  return found;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,88 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { adminAccounts, ROOT, runCommand, type Spawned, startCli } from '../support/process';
+
+/**
+ * The README's shell examples, run as a reader would: in the order printed, against one emulator
+ * on the default data, each block under `set -euo pipefail` with every curl made to fail on a 4xx
+ * or 5xx. A block that starts with `npm start -- <options>` gets its own emulator so started.
+ * Blocks that install, test, or need Docker are not examples of the running emulator.
+ */
+const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const examples = blocks.filter((b) => b.includes('127.0.0.1:8080') && !/docker|npm (install|test)/.test(b));
+
+/** Every curl leaves its command line and its body in the log, and fails the block on an error status. */
+const PRELUDE = `set -euo pipefail
+curl() { printf '\\n### curl %s\\n' "$*" >> "$LOG"; command curl -sS -f "$@" | tee -a "$LOG"; }
+`;
+
+/** The log's sections: the curl command line, then what it printed. */
+function sections(log: string): { command: string; body: string }[] {
+  return log
+    .split('\n### curl ')
+    .slice(1)
+    .map((s) => {
+      const nl = s.indexOf('\n');
+      return { command: s.slice(0, nl), body: s.slice(nl + 1) };
+    });
+}
+
+describe('README examples', () => {
+  let em: Spawned;
+  let dir: string;
+  beforeAll(async () => {
+    em = await startCli([]);
+    dir = mkdtempSync(join(tmpdir(), 'readme-'));
+  });
+  afterAll(async () => {
+    await em.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('there are examples to run: the API, the admin API, the Restcomm dialect', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+  });
+
+  test('every shell example runs, in order, and leaves the default data as it found it', async () => {
+    const before = await adminAccounts(em.url);
+    const log = join(dir, 'curl.log');
+    for (const block of examples) {
+      const [first, ...rest] = block.split('\n');
+      const own = /^npm start -- (.*)$/.exec(first ?? '');
+      const target = own === null ? em : await startCli(own[1]!.split(' '));
+      try {
+        const script =
+          PRELUDE + (own === null ? block : rest.join('\n')).replaceAll('http://127.0.0.1:8080', target.url);
+        const run = await runCommand('bash', ['-c', script], { LOG: log }, dir);
+        expect([run.code, run.out]).toEqual([0, expect.anything()]);
+      } finally {
+        if (target !== em) await target.stop();
+      }
+    }
+    const ran = sections(readFileSync(log, 'utf8'));
+    // Each example's curl ran (a block stops at its first failure, so all of them got 2xx).
+    const printed = examples.join('\n').match(/(^|[ ($])curl /gm) ?? [];
+    expect(ran.length).toBe(printed.length);
+    // The filter example finds calls in the default data.
+    const filter = ran.find((s) => s.command.includes('From='));
+    const found = JSON.parse(filter!.body) as { total: number; calls: unknown[] };
+    expect(found.total).toBeGreaterThan(0);
+    expect(found.calls.length).toBe(found.total);
+    // The /seed example, and every write, is undone by what follows it.
+    expect(await adminAccounts(em.url)).toEqual(before);
+  });
+
+  test('the TypeScript example runs with the project ts-node, downloading nothing', async () => {
+    const [a] = await adminAccounts(em.url);
+    const run = await runCommand(
+      'npx',
+      ['--no-install', 'ts-node', 'examples/client/walk-calls.ts', em.url, a!.sid, a!.token],
+      { npm_config_offline: 'true' },
+      ROOT,
+    );
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(`total ${a!.calls}`);
+  });
+});
