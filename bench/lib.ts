@@ -76,6 +76,9 @@ export function spawnServer(args: string[], needTry: boolean): Promise<Child> {
         child.tryToken = tryLine[1] as string;
         child.tryUrl = tryLine[2] as string;
       }
+      // From here on stdout (request logs, at some levels) is drained and dropped, not kept.
+      proc.stdout?.removeAllListeners('data');
+      proc.stdout?.resume();
       resolveChild(child);
     });
   });

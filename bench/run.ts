@@ -1,7 +1,9 @@
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import seedrandom from 'seedrandom';
 import {
@@ -113,6 +115,54 @@ async function load(
   };
 }
 
+/** Whether wrk (Debian's package) is on PATH: a load generator in C, which the server outruns less than autocannon. */
+const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
+
+/** wrk's latency figure in ms: `812.00us`, `1.20ms`, `1.01s`. */
+function wrkMs(out: string, pct: string): number {
+  const m = new RegExp(`\\s${pct}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+  if (m === null) return Number.NaN;
+  const v = Number(m[1]);
+  return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+}
+
+/** One wrk round (one thread, so the other core is the server's) with the server's CPU. */
+async function wrkLoad(server: Child, url: string, headers: Record<string, string> = {}): Promise<Load> {
+  const cpu0 = cpuMs(server.pid);
+  const t0 = process.hrtime.bigint();
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${ROUND_S}s`, '--latency'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  const { stdout } = await promisify(execFile)('wrk', [...args, url]);
+  const used = cpuMs(server.pid) - cpu0;
+  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+  const total = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
+    p50: wrkMs(stdout, '50'),
+    p99: wrkMs(stdout, '99'),
+    errors: non2xx + (socket === null ? 0 : socket.slice(1).reduce((n, x) => n + Number(x), 0)),
+    cpu: (100 * used) / wall,
+    cpuPerReq: (used * 1000) / Math.max(1, total),
+  };
+}
+
+/** An emulator at a log level (null: the default), its request logs drained through a pipe, as under docker. */
+async function emulatorLogging(level: string | null): Promise<Child> {
+  const args = [
+    CLI,
+    '--port',
+    '0',
+    '--public-url',
+    'http://bench.test',
+    ...(level === null ? [] : ['--log-level', level]),
+  ];
+  const child = await spawnServer(args, true);
+  children.push(child);
+  return child;
+}
+
 /** Alternating rounds of the baseline and the emulator; medians per side. */
 async function duel(
   name: string,
@@ -164,7 +214,7 @@ async function throughput(): Promise<void> {
   const auth = { authorization: basic(main.token) };
 
   await duel(
-    `hot page (the same ${(hot.bytes / 1024).toFixed(0)} KB page of 50 calls)`,
+    `hot page (the same ${(hot.bytes / 1024).toFixed(0)} KB page of 50 calls), autocannon (client-bound)`,
     'hot page',
     (side) => (side === 'baseline' ? load(baseline, baseline.url, undefined, auth) : load(em, hotUrl, undefined, auth)),
     0.6,
@@ -194,6 +244,33 @@ async function throughput(): Promise<void> {
     0.25,
     em,
   );
+  if (HAS_WRK) {
+    // autocannon, in node, tops out near the server's own speed on two cores, so the rows above
+    // flatter the emulator; wrk does not. The log level is a row of its own: at `info` every
+    // request writes a line, which is most of what a request costs.
+    const levels: [string | null, string, number][] = [
+      ['silent', '--log-level silent', 0.6],
+      [null, 'the default --log-level (warn: a request that went well writes no line)', 0.6],
+      ['info', '--log-level info (a JSON line a request, to a pipe)', 0.35],
+    ];
+    for (const [level, label, target] of levels) {
+      const server = await emulatorLogging(level);
+      const url = callsUrl(server.url, main.sid);
+      // A round unrecorded, so that both sides are compiled and the page is cached when it counts.
+      await wrkLoad(baseline, baseline.url, auth);
+      await wrkLoad(server, url, auth);
+      await duel(
+        `hot page, wrk, ${label}`,
+        `wrk ${level ?? 'default'}`,
+        (side) => (side === 'baseline' ? wrkLoad(baseline, baseline.url, auth) : wrkLoad(server, url, auth)),
+        target,
+        server,
+      );
+      await server.stop();
+    }
+  } else {
+    log('wrk not found (apt-get install wrk): the rows measured with it are skipped');
+  }
   await baseline.stop();
   await em.stop();
 }

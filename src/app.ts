@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express from 'express';
-import type { Logger } from 'pino';
 import type { AdminContext } from './admin/context';
 import { mountAdmin } from './admin/mount';
 import type { StateDef } from './admin/provider-states';
@@ -11,6 +10,7 @@ import { frontDoor } from './front-door';
 import { Faults } from './harness/faults';
 import { Journal } from './harness/journal';
 import { errorHandler, notFound } from './http/error-handler';
+import type { RequestLogger } from './logger';
 import type { PagingProfile } from './query/paging';
 import { mountApi } from './routes/api';
 import type { World } from './store/world';
@@ -33,8 +33,8 @@ export interface AppDeps {
   adminToken?: string | null;
   /** Host names besides loopback ones (and besides what the server listens on) that /__admin answers. */
   adminHosts?: readonly string[];
-  /** Request logs (pino-http); none when absent. */
-  logger?: Logger | null;
+  /** Request logs (see logger.ts); none when absent. */
+  logger?: RequestLogger | null;
   /** Allow browser apps from any origin. */
   cors?: boolean;
   /** Pact provider states by name (see `--states`). */

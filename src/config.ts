@@ -264,10 +264,12 @@ export const OPTIONS: readonly OptionDoc[] = [
     key: 'logLevel',
     env: 'CALLREC_LOG_LEVEL',
     value: 'LEVEL',
-    default: 'info',
-    help: `request logs: ${LOG_LEVELS.join(', ')}`,
+    default: 'warn',
+    help: `request logs: ${LOG_LEVELS.join(', ')}; warn logs 4xx, 5xx and warnings, info every request`,
     parse: oneOf(LOG_LEVELS, (got) => problems.oneOf(LOG_LEVELS, got)),
-    fallback: 'info',
+    // A line for every request halved a hot page's throughput (writing it, not making it): by
+    // default only what needs a look is logged.
+    fallback: 'warn',
   }),
   option({
     name: 'cors',

@@ -24,7 +24,7 @@ export interface EmulatorOptions {
   adminToken?: string;
   /** Host names besides loopback ones that /__admin answers. */
   adminHosts?: string[];
-  /** Default `silent` in-process (the CLI's default is `info`). */
+  /** Default `silent` in-process (the CLI's default is `warn`). */
   logLevel?: 'silent' | 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
   cors?: boolean;
   maxConnections?: number;

@@ -1,11 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Logger } from 'pino';
-import pinoHttp from 'pino-http';
 import type { RenderCache } from './cache/render-cache';
 import { ADMIN } from './format/uris';
 import type { FaultAction, Faults } from './harness/faults';
 import type { Journal } from './harness/journal';
-import { type Exchange, exchangeOf, openExchange } from './http/exchange';
+import { type Exchange, openExchange } from './http/exchange';
+import type { RequestLogger } from './logger';
 import type { World } from './store/world';
 
 export interface FrontDoorDeps {
@@ -16,7 +15,7 @@ export interface FrontDoorDeps {
   faults: Faults;
   cache: RenderCache;
   /** Request logs; none when null. */
-  logger: Logger | null;
+  logger: RequestLogger | null;
 }
 
 /**
@@ -49,43 +48,33 @@ export function acceptPath(path: string): string | null {
 }
 
 /** Milliseconds since the request arrived, to the hundredth. */
-const elapsedMs = (ex: Exchange) => Math.round(Number(process.hrtime.bigint() - ex.started) / 1e4) / 100;
+const elapsedMs = (ex: Exchange) => Math.round((performance.now() - ex.started) * 100) / 100;
 
 /** The one line a request leaves: `GET /call/… 200 1.2 ms`, then its warnings. */
-function requestLine(req: IncomingMessage, res: ServerResponse): string {
-  const ex = exchangeOf(req);
+function requestLine(ex: Exchange, status: number, ms: number): string {
   const warned = ex.warnings.length === 0 ? '' : ` (${ex.warnings.join('; ')})`;
-  return `${ex.method} ${ex.path} ${res.statusCode} ${elapsedMs(ex)} ms${warned}`;
+  return `${ex.method} ${ex.path} ${status} ${ms} ms${warned}`;
 }
 
 /**
- * A request log a person can read and a collector can parse: one entry a request, its level
- * by what happened (5xx error, 4xx or a warning warn, the rest info), and only the fields that
- * say what happened. Headers are never logged: writing every header of every request was most
- * of the log's cost, and no token can leak from what is not written.
+ * A request log a person can read and a collector can parse: one entry a request when it ends,
+ * its level by what happened (5xx, or no response at all, error; 4xx or a warning warn; the rest
+ * info), and only the fields that say what happened. Nothing is built for a level that is off,
+ * and headers are never logged: writing every header was most of the log's cost, and no token
+ * can leak from what is not written. Null when there is no logger.
+ * @example requestLog(logger)?.(req, res, ex) // {"level":30,"req":{"id":1,"method":"GET","url":"/call/…"},"res":{"statusCode":200},"responseTime":1.2,"msg":"GET /call/… 200 1.2 ms"}
  */
-function requestLog(logger: Logger) {
-  return pinoHttp({
-    logger,
-    wrapSerializers: false,
-    serializers: {
-      req: (req: IncomingMessage & { id?: unknown }) => ({ id: req.id, method: req.method, url: req.url }),
-      res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
-    },
-    customLogLevel: (req, res, err) =>
-      err !== undefined || res.statusCode >= 500
-        ? 'error'
-        : res.statusCode >= 400 || exchangeOf(req).warnings.length > 0
-          ? 'warn'
-          : 'info',
-    customSuccessMessage: requestLine,
-    customErrorMessage: (req, res) => requestLine(req, res),
-    // A 5xx is reported by its status; the stack pino-http would make for it says nothing.
-    customErrorObject: (_req, _res, _err, val: Record<string, unknown>) => {
-      const { err: _dropped, ...rest } = val;
-      return rest;
-    },
-  });
+function requestLog(logger: RequestLogger | null) {
+  if (logger === null) return null;
+  let ids = 0;
+  return (req: IncomingMessage, res: ServerResponse, ex: Exchange): void => {
+    const id = ++ids;
+    const status = res.writableFinished ? res.statusCode : 0;
+    const level = status >= 500 || status === 0 ? 'error' : status >= 400 || ex.warnings.length > 0 ? 'warn' : 'info';
+    if (!logger.enabled(level)) return;
+    const ms = elapsedMs(ex);
+    logger.log(level, { id, method: ex.method, url: req.url ?? '', status, ms, msg: requestLine(ex, status, ms) });
+  };
 }
 
 /** Writes an injected response or cuts the connection, as a fault says. */
@@ -114,7 +103,7 @@ function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, pro
  */
 export function frontDoor(deps: FrontDoorDeps): RequestListener {
   const { next, world, journal, faults, cache } = deps;
-  const log = deps.logger === null ? null : requestLog(deps.logger);
+  const log = requestLog(deps.logger);
 
   const proceed = (req: IncomingMessage, res: ServerResponse, ex: Exchange): void => {
     cache.sync(world.version);
@@ -133,28 +122,29 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
   };
 
   return (req, res) => {
-    log?.(req, res);
     const ex = openExchange(req);
     // The journal keeps the path as sent; routing (and the response cache) sees production's.
     const accepted = acceptPath(ex.path);
     if (accepted !== null) req.url = ex.query === '' ? accepted : `${accepted}?${ex.query}`;
     if (ex.path.startsWith(ADMIN)) {
+      if (log !== null) res.on('close', () => log(req, res, ex));
       next(req, res);
       return;
     }
     // Wall-clock time is for the journal and rate windows only; it never shapes data.
     const arrivedMs = Date.now();
     const action = faults.match({ method: ex.method, path: ex.decodedPath, account: ex.account }, arrivedMs);
-    res.once('close', () => {
+    res.on('close', () => {
+      log?.(req, res, ex);
       journal.add({
-        time: new Date(arrivedMs).toISOString(),
+        arrivedMs,
         method: ex.method,
         path: ex.path,
         query: ex.query,
         account: ex.account,
         status: res.writableFinished ? res.statusCode : 0,
         duration_ms: elapsedMs(ex),
-        warnings: [...ex.warnings],
+        warnings: ex.warnings,
         fault: action === null ? null : { id: action.id, effect: action.effect },
       });
     });

@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import { hostname } from 'node:os';
+import pino from 'pino';
 import type { LogLevel } from './config';
 
 /**
@@ -10,17 +11,77 @@ export function loggerOptions(level: LogLevel, isTty: boolean): { level: LogLeve
   return level === 'silent' ? null : { level, pretty: isTty };
 }
 
-export function createLogger(level: LogLevel, isTty: boolean): Logger | null {
+/** The levels a request is logged at, by its outcome. */
+export type RequestLevel = 'info' | 'warn' | 'error';
+
+/** What is logged of one request: never a header. */
+export interface RequestEntry {
+  id: number;
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+  msg: string;
+}
+
+/** The request log: asked first whether a level is on, so that nothing is built for one that is off. */
+export interface RequestLogger {
+  enabled(level: RequestLevel): boolean;
+  log(level: RequestLevel, entry: RequestEntry): void;
+}
+
+/** pino's level numbers. */
+const LEVEL_VALUES: Record<Exclude<LogLevel, 'silent'>, number> = {
+  fatal: 60,
+  error: 50,
+  warn: 40,
+  info: 30,
+  debug: 20,
+  trace: 10,
+};
+
+/**
+ * One JSON line, in pino's shape and key order (a collector set up for pino reads it), written
+ * by hand: the request log is on every request's path, and a general serializer cost a third of
+ * the server's time at the default level. Only the URL and the message are free text.
+ * @example jsonLine('info', e, 1750000000000, 7, '"vm"') // '{"level":30,"time":1750000000000,"pid":7,"hostname":"vm","req":{"id":1,"method":"GET","url":"/call/…"},"res":{"statusCode":200},"responseTime":1.2,"msg":"GET /call/… 200 1.2 ms"}\n'
+ */
+export function jsonLine(level: RequestLevel, e: RequestEntry, timeMs: number, pid: number, host: string): string {
+  return (
+    `{"level":${LEVEL_VALUES[level]},"time":${timeMs},"pid":${pid},"hostname":${host},` +
+    `"req":{"id":${e.id},"method":${JSON.stringify(e.method)},"url":${JSON.stringify(e.url)}},` +
+    `"res":{"statusCode":${e.status}},"responseTime":${e.ms},"msg":${JSON.stringify(e.msg)}}\n`
+  );
+}
+
+export function createLogger(level: LogLevel, isTty: boolean): RequestLogger | null {
   const options = loggerOptions(level, isTty);
-  if (options === null) return null;
-  return options.pretty
-    ? pino({
-        level,
-        // On a terminal: one line a request, the message alone (method, path, status, time, warnings).
-        transport: {
-          target: 'pino-pretty',
-          options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', hideObject: true, ignore: 'pid,hostname' },
-        },
-      })
-    : pino({ level });
+  if (options === null || level === 'silent') return null;
+  const threshold = LEVEL_VALUES[level];
+  const enabled = (l: RequestLevel) => LEVEL_VALUES[l] >= threshold;
+  if (options.pretty) {
+    // On a terminal: one line a request, the message alone (method, path, status, time, warnings).
+    const logger = pino({
+      level,
+      transport: {
+        target: 'pino-pretty',
+        options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', hideObject: true, ignore: 'pid,hostname' },
+      },
+    });
+    return {
+      enabled,
+      log: (l, e) =>
+        logger[l](
+          { req: { id: e.id, method: e.method, url: e.url }, res: { statusCode: e.status }, responseTime: e.ms },
+          e.msg,
+        ),
+    };
+  }
+  // Written asynchronously: lines that come while a write is in flight go out with the next one,
+  // so a busy server makes a few large writes instead of a syscall a request, and an idle one
+  // still writes each line at once. What is left is flushed when the process exits.
+  const out = pino.destination({ dest: 1, sync: false });
+  const host = JSON.stringify(hostname());
+  // Wall-clock time stamps the log only; it never shapes data.
+  return { enabled, log: (l, e) => out.write(jsonLine(l, e, Date.now(), process.pid, host)) };
 }

@@ -40,20 +40,38 @@ const ENTRY_OVERHEAD = 256;
 
 const cut = (text: string) => (text.length > JOURNAL_TEXT_CHARS ? text.slice(0, JOURNAL_TEXT_CHARS) : text);
 
-/** About what an entry holds, in bytes (two per character, as V8 may store them). */
-function bytesOf(e: JournalEntry): number {
-  let chars = e.path.length + e.query.length;
-  for (const w of e.warnings) chars += w.length;
-  return ENTRY_OVERHEAD + 2 * chars;
+/** What the front door hands over: numbers as measured, formatted only when someone reads. */
+export interface JournalRecord {
+  /** Wall-clock milliseconds since the epoch the request arrived at. */
+  arrivedMs: number;
+  method: string;
+  path: string;
+  query: string;
+  account: string | null;
+  status: number;
+  duration_ms: number;
+  /** Not changed after it is handed over. */
+  warnings: readonly string[];
+  fault: { id: string; effect: string } | null;
 }
+
+/** An entry as held: the record, bounded, with its id and its cost. */
+interface Held extends JournalRecord {
+  id: number;
+  truncated: boolean;
+  bytes: number;
+}
+
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
 
 /**
  * The request journal: a ring of the last `size` API requests, bounded in bytes too (a client
  * that sends 8 KB queries cannot make it hold gigabytes), so that it never grows however long a
- * test run lasts. Newest first when read.
+ * test run lasts. Newest first when read. Adding is on every request's path, so it only stores
+ * what it is given (cutting what is too long); times are formatted when the journal is read.
  */
 export class Journal {
-  private readonly ring: (JournalEntry | undefined)[];
+  private readonly ring: (Held | undefined)[];
   /** Where the next entry goes, and how many are held (ending just before `next`). */
   private next = 0;
   private held = 0;
@@ -64,37 +82,50 @@ export class Journal {
     readonly size: number,
     private readonly budget = JOURNAL_BYTES,
   ) {
-    this.ring = new Array<JournalEntry | undefined>(size);
+    this.ring = new Array<Held | undefined>(size);
   }
 
-  add(entry: Omit<JournalEntry, 'id' | 'truncated'>): void {
+  add(record: JournalRecord): void {
     if (this.size === 0) return;
-    const warnings = entry.warnings.slice(0, MAX_WARNINGS).map(cut);
-    const kept: JournalEntry = {
-      id: ++this.total,
-      ...entry,
-      path: cut(entry.path),
-      query: cut(entry.query),
+    const path = cut(record.path);
+    const query = cut(record.query);
+    let truncated = path !== record.path || query !== record.query;
+    let warnings = NO_WARNINGS;
+    // Two bytes a character, as V8 may store them, and the entry itself.
+    let chars = path.length + query.length;
+    if (record.warnings.length > 0) {
+      const kept = record.warnings.slice(0, MAX_WARNINGS).map(cut);
+      truncated ||= kept.length < record.warnings.length || kept.some((w, i) => w !== record.warnings[i]);
+      for (const w of kept) chars += w.length;
+      warnings = kept;
+    }
+    // A literal of one fixed shape (a spread made every entry a slow, dictionary-mode object).
+    const entry: Held = {
+      arrivedMs: record.arrivedMs,
+      method: record.method,
+      path,
+      query,
+      account: record.account,
+      status: record.status,
+      duration_ms: record.duration_ms,
       warnings,
-      truncated: false,
+      fault: record.fault,
+      id: ++this.total,
+      truncated,
+      bytes: ENTRY_OVERHEAD + 2 * chars,
     };
-    kept.truncated =
-      kept.path !== entry.path ||
-      kept.query !== entry.query ||
-      warnings.length < entry.warnings.length ||
-      warnings.some((w, i) => w !== entry.warnings[i]);
     if (this.held === this.size) this.dropOldest();
-    this.ring[this.next] = kept;
+    this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.size;
     this.held++;
-    this.bytes += bytesOf(kept);
+    this.bytes += entry.bytes;
     while (this.bytes > this.budget && this.held > 1) this.dropOldest();
   }
 
   private dropOldest(): void {
     const oldest = (this.next - this.held + this.size) % this.size;
     const e = this.ring[oldest];
-    if (e !== undefined) this.bytes -= bytesOf(e);
+    if (e !== undefined) this.bytes -= e.bytes;
     this.ring[oldest] = undefined;
     this.held--;
   }
@@ -109,8 +140,8 @@ export class Journal {
       if (filter.account !== undefined && e.account !== filter.account) continue;
       if (filter.path !== undefined && !e.path.startsWith(filter.path)) continue;
       if (filter.status !== undefined && e.status !== filter.status) continue;
-      if (filter.sinceMs !== undefined && Date.parse(e.time) < filter.sinceMs) continue;
-      out.push(e);
+      if (filter.sinceMs !== undefined && e.arrivedMs < filter.sinceMs) continue;
+      out.push(entryOf(e));
     }
     return out;
   }
@@ -137,4 +168,21 @@ export class Journal {
     this.bytes = 0;
     this.total = 0;
   }
+}
+
+/** An entry as the admin API shows it, keys in the documented order. */
+function entryOf(e: Held): JournalEntry {
+  return {
+    id: e.id,
+    time: new Date(e.arrivedMs).toISOString(),
+    method: e.method,
+    path: e.path,
+    query: e.query,
+    account: e.account,
+    status: e.status,
+    duration_ms: e.duration_ms,
+    warnings: [...e.warnings],
+    fault: e.fault,
+    truncated: e.truncated,
+  };
 }

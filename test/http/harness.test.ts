@@ -71,7 +71,7 @@ describe('the request journal', () => {
         const res = {
           statusCode: 200,
           writableFinished: false,
-          once: (ev: string, fn: () => void) => {
+          on: (ev: string, fn: () => void) => {
             listeners[ev] ??= [];
             listeners[ev].push(fn);
             return res;

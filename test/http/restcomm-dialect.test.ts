@@ -233,3 +233,18 @@ describe('links a client cannot follow, in either dialect', () => {
     });
   });
 });
+
+describe('--dialect restcomm: the harness knows the account under every prefix', () => {
+  test.each([
+    ['/restcomm', (sid: string) => `/restcomm/2012-04-24/Accounts/${sid}/Calls.json`],
+    ['the servlet path', (sid: string) => `/2012-04-24/Accounts/${sid}/Recordings.json`],
+    ['Accounts.json/{sid}', (sid: string) => `/restcomm/2012-04-24/Accounts.json/${sid}`],
+    ['Accounts/{sid}.json', (sid: string) => `/restcomm/2012-04-24/Accounts/${sid}.json`],
+  ])('%s: the journal files the request under its account', async (_name, path) => {
+    const own = makeEmulator({ dialect: 'restcomm' });
+    const a = byCalls(own.world, 448);
+    expect((await get(own.app, path(a.sid), a.sid, a.token)).status).toBe(200);
+    const journal = await request(own.app).get(`/__admin/requests?account=${a.sid}`);
+    expect(journal.body.requests.map((r: Item) => r['path'])).toEqual([path(a.sid)]);
+  });
+});

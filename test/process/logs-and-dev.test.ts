@@ -4,7 +4,7 @@ import { adminAccounts, get, ROOT, startCli } from '../support/process';
 
 describe('request logs', () => {
   test('one JSON line a request: level by outcome, a readable message, no headers (so no token)', async () => {
-    const em = await startCli([]);
+    const em = await startCli(['--log-level', 'info']);
     try {
       const [a] = await adminAccounts(em.url);
       const list = `${em.url}/call/2012-04-24/Accounts/${a!.sid}/Calls.json`;
@@ -35,6 +35,25 @@ describe('request logs', () => {
       expect(failed!['err']).toBeUndefined();
       expect(entries.every((e) => e['req'].headers === undefined)).toBe(true);
       expect(em.stdout()).not.toContain(Buffer.from(`${a!.token}:`).toString('base64'));
+    } finally {
+      await em.stop();
+    }
+  });
+
+  test('by default (warn) a request that went well writes nothing, one that did not writes its line', async () => {
+    const em = await startCli([]);
+    try {
+      const [a] = await adminAccounts(em.url);
+      const list = `${em.url}/call/2012-04-24/Accounts/${a!.sid}/Calls.json`;
+      await get(`${list}?PageSize=1`, a!.token);
+      await get(`${list}?Page=999`, a!.token);
+      await new Promise((r) => setTimeout(r, 150));
+      const lines = em
+        .stdout()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, any>);
+      expect(lines.map((l) => [l['level'], l['res']?.statusCode])).toEqual([[40, 400]]);
     } finally {
       await em.stop();
     }

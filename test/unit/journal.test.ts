@@ -1,7 +1,7 @@
 import { JOURNAL_BYTES, JOURNAL_TEXT_CHARS, Journal } from '../../src/harness/journal';
 
 const entry = (query: string, warnings: string[] = []) => ({
-  time: '2025-06-01T12:00:00.000Z',
+  arrivedMs: Date.UTC(2025, 5, 1, 12),
   method: 'GET',
   path: '/call/2012-04-24/Accounts/AC1/Calls.json',
   query,
