@@ -7,6 +7,7 @@ export { type AccountView, connect, type EmulatorClient, type FaultView, type Jo
 export { type Config, loadConfig } from './config';
 export { type EmulatorHandle, type EmulatorOptions, startEmulator } from './emulator';
 export { ApiError, messages, ValidationError } from './errors';
+export type { RestcommAccount } from './format/account';
 export type { Call } from './format/call';
 export type { Recording } from './format/recording';
 export type { FaultSpec } from './harness/faults';
