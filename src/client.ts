@@ -1,4 +1,5 @@
 import type { CallInput } from './admin/call-input';
+import type { ClockView } from './admin/clock';
 import type { RecordingInput } from './admin/recording-input';
 import type { Call } from './format/call';
 import type { Recording } from './format/recording';
@@ -41,6 +42,15 @@ export interface EmulatorClient {
   addRecordings(accountSid: string, recordings?: RecordingInput | RecordingInput[]): Promise<Recording[]>;
   /** The request journal, newest first. */
   requests(query?: JournalQuery): Promise<JournalEntry[]>;
+  /** The world's clock: it moves only when told (see README, "The clock"). */
+  clock: {
+    /** The clock now, ISO 8601. */
+    now(): Promise<string>;
+    /** Forward by an ISO 8601 duration (`'PT5M'`) or a number of seconds. */
+    advance(by: string | number): Promise<ClockView>;
+    /** Forward to an instant; never back. */
+    set(to: string): Promise<ClockView>;
+  };
   faults: {
     add(fault: FaultSpec): Promise<FaultView>;
     list(): Promise<FaultView[]>;
@@ -90,6 +100,11 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
         Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string]),
       ).toString();
       return (await admin<{ requests: JournalEntry[] }>('GET', `/requests${q === '' ? '' : `?${q}`}`)).requests;
+    },
+    clock: {
+      now: async () => (await admin<ClockView>('GET', '/clock')).now,
+      advance: async (by) => admin<ClockView>('POST', '/clock', { advance: by }),
+      set: async (to) => admin<ClockView>('POST', '/clock', { to }),
     },
     faults: {
       add: async (fault) => admin<FaultView>('POST', '/faults', fault),

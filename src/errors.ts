@@ -112,6 +112,12 @@ export const problems = {
     `must be at most ${room}: the time from the call's start to date_created, within its duration`,
   // State, faults, provider states.
   stateFormat: (format: number) => `must be ${format}`,
+  clockMove: 'give one of advance (a duration) or to (an instant)',
+  clockAdvance:
+    'must be an ISO 8601 duration in weeks, days, hours, minutes and seconds (PT5M, P1DT2H, PT0.5S) or a number of seconds, at least 0; years and months have no fixed length',
+  clockBackwards: (now: string) =>
+    `must not be before the clock, now ${now}: the clock never goes back (POST /__admin/reset returns it to its start)`,
+  clockRange: 'must not be past 9999-12-31T23:59:59.999Z',
   insertCounter: (atLeast: number) => `must be an integer from ${atLeast} (the inserts listed) to 67108863`,
   noSuchRecord: (sid: unknown) => `no such record: ${q(sid)}`,
   path: 'a path starting with "/"',

@@ -1,6 +1,7 @@
 /** The package's programmatic entry: start an emulator in-process, drive one from any process, or compose the app yourself. */
 
 export type { CallInput } from './admin/call-input';
+export type { ClockView } from './admin/clock';
 export type { RecordingInput } from './admin/recording-input';
 export { type AppDeps, createApp, type EmulatorApp } from './app';
 export { type AccountView, connect, type EmulatorClient, type FaultView, type JournalQuery } from './client';

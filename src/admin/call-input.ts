@@ -153,13 +153,13 @@ function readTimes(r: Reader, call: CallRecord, defaultStart: number): void {
 }
 
 /**
- * Where an inserted call with no dates starts: at the reference instant, and a second after the
- * newest inserted call, so that calls inserted one after another arrive in that order ("a new
+ * Where an inserted call with no dates starts: at the clock (the reference instant until moved),
+ * and a second after the newest inserted call, so that calls inserted one after another arrive in that order ("a new
  * call came in after my last poll" needs no dates). `k` past the account's next insert number
  * counts the calls of the same batch before this one.
  */
 function arrival(account: Account, k: number): number {
-  const newest = Math.max(account.context.clockSec - 1, account.calls.newestInserted() ?? -Infinity);
+  const newest = Math.max(Math.floor(account.context.nowMs / 1000) - 1, account.calls.newestInserted() ?? -Infinity);
   return newest + 1 + Math.max(0, k - account.calls.nextInsert);
 }
 

@@ -1,5 +1,6 @@
 import { adminRoutes as paths } from '../format/uris';
 import * as accounts from './accounts';
+import * as clock from './clock';
 import type { AdminHandler } from './context';
 import * as faults from './faults';
 import { STATE_BODY_BYTES } from './guard';
@@ -30,6 +31,9 @@ const route = (method: AdminMethod, path: string, handler: AdminHandler, bodyByt
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('GET', paths.health, health),
   route('GET', paths.openapi, openapi),
+
+  route('GET', paths.clock, clock.getClock),
+  route('POST', paths.clock, clock.moveClock),
 
   route('POST', paths.reset, accounts.resetAll),
   route('POST', paths.seed, accounts.reseed),

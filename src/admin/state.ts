@@ -48,6 +48,8 @@ function exportHead(world: World) {
     format: STATE_FORMAT,
     seed: world.seed,
     clock: isoMillis(world.clockMs),
+    // Only once moved, so that the export (and hash) of a world whose clock never moved is as before.
+    ...(world.nowMs === world.clockMs ? {} : { now: isoMillis(world.nowMs) }),
     fixtures: { accounts: world.baseAccounts.map(accountAsFixture) },
     accounts: [] as unknown[],
   };
@@ -109,7 +111,7 @@ function* importAccount(scratch: World, raw: unknown, at: string): Work<void> {
  */
 export function* importState(world: World, raw: unknown): Work<void> {
   const body = asObject(raw, 'state');
-  checkKeys(body, 'state', ['format', 'seed', 'clock', 'fixtures', 'accounts']);
+  checkKeys(body, 'state', ['format', 'seed', 'clock', 'now', 'fixtures', 'accounts']);
   if (body['format'] !== STATE_FORMAT) throw new ValidationError('state.format', problems.stateFormat(STATE_FORMAT));
   const seed = body['seed'];
   if (typeof seed !== 'string' || seed === '') throw new ValidationError('state.seed', problems.nonEmptyString);
@@ -119,6 +121,12 @@ export function* importState(world: World, raw: unknown): Work<void> {
   scratch.clearAccounts();
   for (const [i, a] of asList(body['accounts'], 'state.accounts').entries()) {
     yield* importAccount(scratch, a, `state.accounts[${i}]`);
+  }
+  if (body['now'] !== undefined) {
+    // The clock where the export left it: inserts made after this import arrive from there on.
+    const now = instantAt('state.now', String(body['now']));
+    if (now < clockMs) throw new ValidationError('state.now', problems.clockBackwards(isoMillis(clockMs)));
+    scratch.setClock(now);
   }
   world.replaceWith(scratch);
 }

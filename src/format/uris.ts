@@ -93,6 +93,7 @@ export function callNotificationsListUri(accountSid: string, callSid: string): s
 export const ADMIN = '/__admin';
 export const adminRoutes = {
   health: `${ADMIN}/health`,
+  clock: `${ADMIN}/clock`,
   reset: `${ADMIN}/reset`,
   seed: `${ADMIN}/seed`,
   accounts: `${ADMIN}/accounts`,

@@ -49,8 +49,13 @@ export interface AccountProfile {
 /** World-wide facts shared by every account. */
 export interface WorldContext {
   seed: string;
-  /** The reference instant, whole seconds since the epoch. */
+  /** The reference instant, whole seconds since the epoch: seeded records lie before it. */
   clockSec: number;
+  /**
+   * The world's clock now, milliseconds: the reference instant until it is moved (see
+   * World.setClock). Seeded records never read it; inserts with no dates arrive at it.
+   */
+  nowMs: number;
   /** Restcomm stamps each call with the id of the cluster node that handled it. */
   instanceIds: readonly string[];
 }
@@ -60,7 +65,7 @@ export function makeWorldContext(seed: string, clockMs: number): WorldContext {
   const count = s.int(2, 3);
   const instanceIds: string[] = [];
   for (let i = 0; i < count; i++) instanceIds.push(`ID${s.hex(32)}`);
-  return { seed, clockSec: Math.floor(clockMs / 1000), instanceIds };
+  return { seed, clockSec: Math.floor(clockMs / 1000), nowMs: clockMs, instanceIds };
 }
 
 /**

@@ -77,8 +77,24 @@ export class World {
     return this.spec.seed;
   }
 
+  /** The reference instant: where the clock starts, and where a reset puts it back. */
   get clockMs(): number {
     return this.spec.clockMs;
+  }
+
+  /** The clock now: the reference instant until moved. */
+  get nowMs(): number {
+    return this.context.nowMs;
+  }
+
+  /**
+   * Moves the clock to `toMs`, never back (the admin API refuses that before it gets here).
+   * Moving it changes no seeded record: only what is defined by time after the reference instant.
+   */
+  setClock(toMs: number): void {
+    if (!Number.isSafeInteger(toMs) || toMs < this.context.nowMs) throw new Error(`clock cannot move to ${toMs}`);
+    this.context.nowMs = toMs;
+    this.touch();
   }
 
   /** The fixtures a reset goes back to. */
@@ -106,6 +122,7 @@ export class World {
   /** Back to the state built from the seed and fixtures: writes, created and deleted accounts undone. */
   reset(): void {
     for (const a of this.base) a.clearWrites();
+    this.context.nowMs = this.spec.clockMs;
     this.setList([...this.base]);
   }
 

@@ -297,6 +297,7 @@ describe('health', () => {
       'version',
       'seed',
       'clock',
+      'clock_start',
       'uptime_s',
       'accounts',
       'calls',

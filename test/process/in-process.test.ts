@@ -97,6 +97,19 @@ describe('startEmulator (in-process API)', () => {
     await expect(connect(em.url, { adminToken: 'nope' }).accounts()).resolves.toHaveLength(em.accounts.length);
   });
 
+  test('clock: now, advance, set, on the handle and on connect(url); never back', async () => {
+    const start = await em.clock.now();
+    const moved = await em.clock.advance('PT5M');
+    expect(Date.parse(moved.now) - Date.parse(start)).toBe(300_000);
+    const other = connect(em.url);
+    const later = new Date(Date.parse(moved.now) + 60_000).toISOString();
+    expect((await other.clock.set(later)).now).toBe(later);
+    expect((await other.clock.advance(30)).advanced_ms).toBe(390_000);
+    await expect(em.clock.set(start)).rejects.toThrow(/400 .*never goes back/);
+    await em.reset();
+    expect(await other.clock.now()).toBe(start);
+  });
+
   test('a bad option rejects with its message', async () => {
     await expect(startEmulator({ paging: 'lazy' as never })).rejects.toThrow(
       'paging: must be production or documented',

@@ -1,0 +1,70 @@
+import { problems, ValidationError } from '../errors';
+import { isoMillis } from '../format/dates';
+import { durationMs } from '../input/duration';
+import { asObject, checkKeys, instantAt } from '../input/fields';
+import type { World } from '../store/world';
+import { type AdminHandler, ok } from './context';
+
+/** The last instant the date formats can write. */
+const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** The clock as the admin API shows it. */
+export interface ClockView {
+  /** The clock now, ISO 8601 (UTC, milliseconds). */
+  now: string;
+  /** Where it started (`--clock`), and where a reset puts it back. */
+  start: string;
+  /** How far it has moved since, in milliseconds. */
+  advanced_ms: number;
+  /** True: the clock moves only when told, so every answer is a function of its value. */
+  deterministic: boolean;
+}
+
+/** @example clockView(world) // { now: '2025-06-01T12:05:00.000Z', start: '2025-06-01T12:00:00.000Z', advanced_ms: 300000, deterministic: true } */
+export function clockView(world: World): ClockView {
+  return {
+    now: isoMillis(world.nowMs),
+    start: isoMillis(world.clockMs),
+    advanced_ms: world.nowMs - world.clockMs,
+    deterministic: true,
+  };
+}
+
+/** How far `advance` moves the clock: an ISO 8601 duration, or seconds (a number, fractions to the millisecond). */
+function advanceMs(value: unknown): number {
+  const ms =
+    typeof value === 'number'
+      ? Number.isFinite(value) && value >= 0
+        ? Math.round(value * 1000)
+        : null
+      : typeof value === 'string'
+        ? durationMs(value)
+        : null;
+  if (ms === null) throw new ValidationError('body.advance', problems.clockAdvance);
+  return ms;
+}
+
+/**
+ * Where a move would put the clock, checked: never before now, never past the year 9999.
+ * `{"advance": "PT5M" | 300}` or `{"to": "<instant>"}`, exactly one.
+ */
+export function clockTarget(world: World, raw: unknown): number {
+  const body = asObject(raw, 'body');
+  checkKeys(body, 'body', ['advance', 'to']);
+  const advance = body['advance'] !== undefined;
+  if (advance === (body['to'] !== undefined)) throw new ValidationError('body', problems.clockMove);
+  const at = advance ? 'body.advance' : 'body.to';
+  const to = advance ? world.nowMs + advanceMs(body['advance']) : instantAt(at, String(body['to']));
+  if (to < world.nowMs) throw new ValidationError(at, problems.clockBackwards(isoMillis(world.nowMs)));
+  if (to > LAST_MS) throw new ValidationError(at, problems.clockRange);
+  return to;
+}
+
+/** `GET /__admin/clock`. */
+export const getClock: AdminHandler = (ctx) => ok(clockView(ctx.world));
+
+/** `POST /__admin/clock`: the clock moved forward; a refused move leaves it where it is. */
+export const moveClock: AdminHandler = (ctx, req) => {
+  ctx.world.setClock(clockTarget(ctx.world, req.body()));
+  return ok(clockView(ctx.world));
+};

@@ -1,0 +1,128 @@
+import request from 'supertest';
+import { problems } from '../../src/errors';
+import { byCalls, makeEmulator } from '../support/app';
+
+const START = '2025-06-01T12:00:00.000Z';
+const post = (app: Parameters<typeof request>[0], body: unknown) =>
+  request(app).post('/__admin/clock').type('json').send(JSON.stringify(body));
+
+describe('the clock: /__admin/clock', () => {
+  test('starts at --clock, and moves only when told', async () => {
+    const { app } = makeEmulator();
+    const res = await request(app).get('/__admin/clock');
+    expect(res.body).toEqual({ now: START, start: START, advanced_ms: 0, deterministic: true });
+  });
+
+  test.each([
+    [{ advance: 'PT5M' }, '2025-06-01T12:05:00.000Z'],
+    [{ advance: 300 }, '2025-06-01T12:05:00.000Z'],
+    [{ advance: 0.25 }, '2025-06-01T12:00:00.250Z'],
+    [{ advance: 'P1DT2H' }, '2025-06-02T14:00:00.000Z'],
+    [{ to: '2025-06-01T14:00:00+02:00' }, START],
+    [{ to: '2025-07-01T00:00:00Z' }, '2025-07-01T00:00:00.000Z'],
+  ])('%j moves it to %s', async (body, now) => {
+    const { app } = makeEmulator();
+    const res = await post(app, body);
+    expect(res.status).toBe(200);
+    expect(res.body.now).toBe(now);
+    expect(res.body.advanced_ms).toBe(Date.parse(now) - Date.parse(START));
+    expect((await request(app).get('/__admin/health')).body).toMatchObject({ clock: now, clock_start: START });
+  });
+
+  test.each([
+    [{}, 'body', problems.clockMove],
+    [{ advance: 'PT1M', to: START }, 'body', problems.clockMove],
+    [{ advance: 'P1M' }, 'body.advance', problems.clockAdvance],
+    [{ advance: -1 }, 'body.advance', problems.clockAdvance],
+    [{ advance: '300' }, 'body.advance', problems.clockAdvance],
+    [{ to: '2025-05-31T00:00:00Z' }, 'body.to', problems.clockBackwards(START)],
+    [{ to: 'tomorrow' }, 'body.to', problems.instant('tomorrow')],
+    [{ advance: 'P5000000D' }, 'body.advance', problems.clockRange],
+    [{ at: START }, 'body', undefined],
+  ])('%j is a 400 naming %s, and the clock stays', async (body, path, problem) => {
+    const { app } = makeEmulator();
+    const res = await post(app, body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(path);
+    if (problem !== undefined) expect(res.body.message).toContain(problem);
+    expect((await request(app).get('/__admin/clock')).body.now).toBe(START);
+  });
+
+  test('never back: after a move, an instant before it is refused', async () => {
+    const { app } = makeEmulator();
+    await post(app, { advance: 'PT1H' });
+    const res = await post(app, { to: '2025-06-01T12:30:00Z' });
+    expect(res.body.message).toContain(problems.clockBackwards('2025-06-01T13:00:00.000Z'));
+  });
+
+  test("a reset returns it to its start; a seed starts it at the seed's clock", async () => {
+    const { app } = makeEmulator();
+    await post(app, { advance: 'PT1H' });
+    await request(app).post('/__admin/reset').type('json');
+    expect((await request(app).get('/__admin/clock')).body.now).toBe(START);
+    await post(app, { advance: 'PT1H' });
+    await request(app).post('/__admin/seed').type('json').send('{"seed":"other","clock":"2024-01-01T00:00:00Z"}');
+    expect((await request(app).get('/__admin/clock')).body).toMatchObject({
+      now: '2024-01-01T00:00:00.000Z',
+      start: '2024-01-01T00:00:00.000Z',
+    });
+  });
+
+  test('moving the clock changes no seeded record: every list answers the same bytes', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    const page = () => request(app).get(`/call/2012-04-24/Accounts/${a.sid}/Calls.json?PageSize=448`).auth(a.token, '');
+    const before = (await page()).text;
+    await post(app, { advance: 'P30D' });
+    expect((await page()).text).toBe(before);
+  });
+
+  test('an insert with no dates arrives at the clock, after every earlier insert', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    const insert = async () =>
+      (await request(app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send('[{"status":"busy"}]')).body[0];
+    expect((await insert()).date_created).toBe('Sun, 1 Jun 2025 12:00:00 +0000');
+    await post(app, { advance: 'PT1H' });
+    expect((await insert()).date_created).toBe('Sun, 1 Jun 2025 13:00:00 +0000');
+    expect((await insert()).date_created).toBe('Sun, 1 Jun 2025 13:00:01 +0000');
+  });
+
+  test('1 h twice gives the same bytes as 2 h at once: state, hash and lists', async () => {
+    const run = async (steps: string[]) => {
+      const em = makeEmulator();
+      const a = byCalls(em.world, 50);
+      for (const step of steps) await post(em.app, { advance: step });
+      await request(em.app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send('[{},{"duration":60}]');
+      const list = await request(em.app)
+        .get(`/call/2012-04-24/Accounts/${a.sid}/Calls.json?PageSize=5`)
+        .auth(a.token, '');
+      const hash = (await request(em.app).get('/__admin/state/hash')).body.hash as string;
+      const state = (await request(em.app).get('/__admin/state')).text;
+      return { list: list.text, hash, state };
+    };
+    const twice = await run(['PT1H', 'PT1H']);
+    expect(await run(['PT2H'])).toEqual(twice);
+    expect(await run(['PT1H', 'PT59M', 'PT60S'])).toEqual(twice);
+    expect(twice.list).toContain('Sun, 1 Jun 2025 14:00:00 +0000');
+  });
+
+  test('the state export carries the clock once moved, and an import restores it', async () => {
+    const one = makeEmulator();
+    const unmoved = JSON.parse((await request(one.app).get('/__admin/state')).text);
+    expect(unmoved.now).toBeUndefined();
+    await post(one.app, { advance: 'PT90M' });
+    const moved = (await request(one.app).get('/__admin/state')).text;
+    expect(JSON.parse(moved).now).toBe('2025-06-01T13:30:00.000Z');
+    const two = makeEmulator();
+    expect((await request(two.app).put('/__admin/state').type('json').send(moved)).status).toBe(200);
+    expect((await request(two.app).get('/__admin/clock')).body.now).toBe('2025-06-01T13:30:00.000Z');
+    const hash = async (a: typeof one) => (await request(a.app).get('/__admin/state/hash')).body.hash;
+    expect(await hash(two)).toBe(await hash(one));
+    const back = JSON.parse(moved);
+    back.now = '2025-05-01T00:00:00Z';
+    const refused = await request(two.app).put('/__admin/state').type('json').send(JSON.stringify(back));
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('state.now');
+  });
+});

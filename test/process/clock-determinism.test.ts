@@ -1,0 +1,30 @@
+import { connect } from '../../src/client';
+import { startCli } from '../support/process';
+
+/**
+ * The clock is data: the same moves and writes give the same bytes in any time zone and locale,
+ * whatever the wall clock says, in a process of its own.
+ */
+describe('the clock across time zones and restarts', () => {
+  const run = async (env: NodeJS.ProcessEnv, steps: (string | number)[]) => {
+    const em = await startCli(['--seed', 'tz', '--public-url', 'http://emulator.test'], env);
+    try {
+      const client = connect(em.url);
+      for (const step of steps) await client.clock.advance(step);
+      const [a] = await client.accounts();
+      await client.addCalls(a!.sid, [{}, { status: 'busy' }, { duration: 42 }]);
+      const state = await (await fetch(`${em.url}/__admin/state`)).text();
+      const hash = ((await (await fetch(`${em.url}/__admin/state/hash`)).json()) as { hash: string }).hash;
+      return { state, hash };
+    } finally {
+      await em.stop();
+    }
+  };
+
+  test('UTC and two far zones, in one step or in three, give the same state and hash', async () => {
+    const utc = await run({ TZ: 'UTC', LANG: 'C' }, ['PT2H']);
+    expect(await run({ TZ: 'Pacific/Chatham', LANG: 'de_DE.UTF-8' }, ['PT1H', 'PT30M', 1800])).toEqual(utc);
+    expect(await run({ TZ: 'America/St_Johns' }, [3600, 'PT1H'])).toEqual(utc);
+    expect(JSON.parse(utc.state).now).toBe('2025-06-01T14:00:00.000Z');
+  });
+});
