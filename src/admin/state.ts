@@ -119,15 +119,16 @@ export function* importState(world: World, raw: unknown): Work<void> {
   // Built on a scratch world, so that a bad import changes nothing.
   const scratch = new World({ seed, clockMs, accounts: validateFixtures(body['fixtures'], 'state.fixtures') });
   scratch.clearAccounts();
-  for (const [i, a] of asList(body['accounts'], 'state.accounts').entries()) {
-    yield* importAccount(scratch, a, `state.accounts[${i}]`);
-  }
   if (body['now'] !== undefined) {
-    // The clock where the export left it: inserts made after this import arrive from there on.
+    // The clock where the export left it: before the accounts, whose live traffic (and its deletions) depends on it.
     const now = instantAt('state.now', String(body['now']));
     if (now < clockMs) throw new ValidationError('state.now', problems.clockBackwards(isoMillis(clockMs)));
     scratch.setClock(now);
   }
+  for (const [i, a] of asList(body['accounts'], 'state.accounts').entries()) {
+    yield* importAccount(scratch, a, `state.accounts[${i}]`);
+  }
+
   world.replaceWith(scratch);
 }
 

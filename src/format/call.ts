@@ -15,13 +15,15 @@ const q = JSON.stringify;
  * @example callJson(call, 'AC1') // '{"sid":"ID…-CA…","InstanceId":"ID…","date_created":"Fri, 5 Jul 2013 22:15:53 +0000",…}'
  */
 export function callJson(call: CallRecord, accountSid: string): string {
+  // A live call has no end yet: production omits null fields, so end_time and duration are absent.
+  const updated = call.live === undefined ? Math.floor(call.endMs / 1000) : call.live.updatedSec;
+  const end = call.live === undefined ? `"end_time":"${isoMillis(call.endMs)}","duration":${call.duration},` : '';
   return (
     `{"sid":"${call.sid}","InstanceId":"${call.instanceId}",` +
-    `"date_created":"${rfc2822Date(call.startSec)}","date_updated":"${rfc2822Date(Math.floor(call.endMs / 1000))}",` +
+    `"date_created":"${rfc2822Date(call.startSec)}","date_updated":"${rfc2822Date(updated)}",` +
     `"account_sid":"${accountSid}","to":${q(call.to)},"from":${q(call.from)},` +
     `"phone_number_sid":"${call.phoneNumberSid}","status":${q(call.status)},` +
-    `"start_time":"${isoMillis(call.startSec * 1000)}","end_time":"${isoMillis(call.endMs)}",` +
-    `"duration":${call.duration},"price_unit":"USD","direction":${q(call.direction)},` +
+    `"start_time":"${isoMillis(call.startSec * 1000)}",${end}"price_unit":"USD","direction":${q(call.direction)},` +
     `"api_version":"${API_VERSION}","caller_name":${q(call.callerName)},"uri":"${callUri(accountSid, call.sid)}",` +
     `"subresource_uris":{"notifications":"${callSubresourceUri(accountSid, call.sid, 'Notifications')}",` +
     `"recordings":"${callSubresourceUri(accountSid, call.sid, 'Recordings')}"}}`
@@ -38,10 +40,12 @@ export interface Call {
   to: string;
   from: string;
   phone_number_sid: string;
-  status: 'completed' | 'no-answer' | 'busy' | 'failed' | 'canceled';
+  /** `queued`, `ringing` and `in-progress` only while a call of live traffic has not ended. */
+  status: 'completed' | 'no-answer' | 'busy' | 'failed' | 'canceled' | 'queued' | 'ringing' | 'in-progress';
   start_time: string;
-  end_time: string;
-  duration: number;
+  /** Absent until the call ends (live traffic): production omits nulls. */
+  end_time?: string;
+  duration?: number;
   price_unit: string;
   direction: 'inbound' | 'outbound-api' | 'outbound-dial';
   api_version: string;

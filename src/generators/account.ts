@@ -1,6 +1,7 @@
 import { sipUser } from '../random/faker';
 import { SidCodec } from '../random/sid-codec';
 import { Stream, StreamFamily } from '../random/stream';
+import type { TrafficSpec } from './traffic';
 
 /** What a fixture says about one account. */
 export interface AccountSpec {
@@ -9,6 +10,8 @@ export interface AccountSpec {
   recordings: number;
   token?: string;
   sid?: string;
+  /** Calls arriving after the reference instant as the clock moves (none when absent). */
+  traffic?: TrafficSpec;
 }
 
 /** A number or client of the account: calls arrive at it or leave from it. */
@@ -38,11 +41,14 @@ export interface AccountProfile {
     /** Defaults of admin-inserted records, by insert number. */
     insertedCall: StreamFamily;
     insertedRecording: StreamFamily;
+    /** Live traffic, by arrival number (see generators/traffic.ts). */
+    traffic: StreamFamily;
   };
   /** Seeded sids are made from indexes and read back (see SidCodec). */
   sids: {
     call: SidCodec;
     recording: SidCodec;
+    traffic: SidCodec;
   };
 }
 
@@ -118,8 +124,13 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     recordingBlock: new StreamFamily([seed, sid, 'recording-block']),
     insertedCall: new StreamFamily([seed, sid, 'inserted-call']),
     insertedRecording: new StreamFamily([seed, sid, 'inserted-recording']),
+    traffic: new StreamFamily([seed, sid, 'traffic']),
   };
-  const sids = { call: new SidCodec([seed, sid, 'call-sid']), recording: new SidCodec([seed, sid, 'recording-sid']) };
+  const sids = {
+    call: new SidCodec([seed, sid, 'call-sid']),
+    recording: new SidCodec([seed, sid, 'recording-sid']),
+    traffic: new SidCodec([seed, sid, 'traffic-sid']),
+  };
   const email = accountEmail(spec.friendlyName, sid);
   return { sid, token, friendlyName: spec.friendlyName, email, endpoints, timeScale, streams, sids };
 }

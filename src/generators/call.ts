@@ -7,6 +7,8 @@ import { startFromDraw } from './timeline';
 export const CALL_STATUSES = ['completed', 'no-answer', 'busy', 'failed', 'canceled'] as const;
 export const CALL_DIRECTIONS = ['inbound', 'outbound-api', 'outbound-dial'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
+/** The states a call passes through before its final one (see generators/traffic.ts). */
+export type LiveStatus = 'queued' | 'ringing' | 'in-progress';
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
 
 /** The fields a call can be sorted by (besides its creation time, which is its index order). */
@@ -14,8 +16,8 @@ export interface CallSortFields {
   from: string;
   to: string;
   direction: CallDirection;
-  status: CallStatus;
-  /** Whole seconds; 0 unless completed. */
+  status: CallStatus | LiveStatus;
+  /** Whole seconds; 0 unless completed (and while a call is live). */
   duration: number;
   /** Integer part of the price: production sorts by `cast(price as int)`. */
   priceInt: number;
@@ -35,6 +37,11 @@ export interface CallCore extends CallSortFields {
 /** A call as the store knows it; `format/call.ts` turns it into the wire shape. */
 export interface CallRecord extends CallCore {
   callerName: string;
+  /**
+   * Set while a call of live traffic has not ended: the second of its present state, which is
+   * its `date_updated`; it has no `end_time` and no `duration` on the wire yet.
+   */
+  live?: { updatedSec: number };
 }
 
 // The observed values dominate; the rest exist so that sorting by them means something.

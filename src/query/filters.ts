@@ -38,6 +38,8 @@ export interface FilterableCall {
   status: string;
   startSec: number;
   endMs: number;
+  /** Set while a live call has not ended: it has no end_time, so no EndTime keeps it. */
+  live?: unknown;
 }
 
 /** Fields a recording filter reads. */
@@ -87,7 +89,7 @@ export const CALL_FILTERS: FilterDefs<FilterableCall> = {
   ParentCallSid: () => () => false,
   ConferenceSid: () => () => false,
   StartTime: fromDay((c) => c.startSec),
-  EndTime: untilDayEnd((c) => c.endMs),
+  EndTime: untilDayEnd((c) => (c.live === undefined ? c.endMs : Number.POSITIVE_INFINITY)),
 };
 
 /** Production's recording filters: CallSid as `LIKE`; StartTime and EndTime on `date_created`. */

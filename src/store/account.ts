@@ -2,6 +2,7 @@ import type { AccountProfile, AccountSpec, WorldContext } from '../generators/ac
 import type { CallRecord } from '../generators/call';
 import type { RecordingRecord } from '../generators/recording';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
+import { arrivedCount, trafficCall, trafficIndex } from '../generators/traffic';
 import { CALL_KIND, type CallColumn } from './calls';
 import { INSERT_BASE } from './overlay';
 import { RECORDING_KIND, type RecordingColumn } from './recordings';
@@ -32,7 +33,17 @@ export class AccountStore implements Account {
     readonly profile: AccountProfile,
     readonly spec: AccountSpec,
   ) {
-    this.calls = new Table(CALL_KIND, context, profile, spec.calls);
+    const traffic = spec.traffic;
+    // Live traffic: calls that exist by the clock alone, made on read like the seeded ones.
+    const arrivals =
+      traffic === undefined
+        ? null
+        : {
+            count: (nowMs: number) => arrivedCount(context, profile, traffic, Math.floor(nowMs / 1000)),
+            get: (j: number, nowMs: number) => trafficCall(context, profile, traffic, j, nowMs),
+            index: (sid: string) => trafficIndex(profile, sid),
+          };
+    this.calls = new Table(CALL_KIND, context, profile, spec.calls, arrivals);
     this.recordings = new Table(RECORDING_KIND, context, profile, spec.recordings);
   }
 

@@ -6,7 +6,7 @@ import { isObject, parseJson, type Reader, readerOf } from '../input/fields';
 /** The most calls one account may have: orders are Uint32Array permutations, 4 bytes a call. */
 export const MAX_CALLS = 50_000_000;
 
-const ACCOUNT_FIELDS = ['friendly_name', 'calls', 'recordings', 'token', 'sid'] as const;
+const ACCOUNT_FIELDS = ['friendly_name', 'calls', 'recordings', 'token', 'sid', 'traffic'] as const;
 const SID_PATTERN = /^AC[0-9a-f]{32}$/;
 // A Basic user name cannot hold ':' (it ends the user name), and header text must be visible ASCII.
 const TOKEN_PATTERN = /^[\x21-\x39\x3b-\x7e]{1,128}$/;
@@ -64,6 +64,14 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
     if (typeof sid !== 'string' || !SID_PATTERN.test(sid)) r.fail('sid', problems.accountSid);
     spec.sid = sid;
   }
+  const traffic = r.body['traffic'];
+  if (traffic !== undefined && traffic !== null) {
+    const t: Reader = readerOf(traffic, `${at}.traffic`, ['calls_per_hour']);
+    const rate = t.body['calls_per_hour'];
+    if (typeof rate !== 'number' || !Number.isFinite(rate) || rate <= 0 || rate > 3600)
+      t.fail('calls_per_hour', problems.trafficRate);
+    spec.traffic = { callsPerHour: rate };
+  }
   return spec;
 }
 
@@ -75,6 +83,7 @@ export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
     recordings: spec.recordings,
     ...(spec.token === undefined ? {} : { token: spec.token }),
     ...(spec.sid === undefined ? {} : { sid: spec.sid }),
+    ...(spec.traffic === undefined ? {} : { traffic: { calls_per_hour: spec.traffic.callsPerHour } }),
   };
 }
 

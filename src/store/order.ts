@@ -14,6 +14,26 @@ export function reverseIndexOrder(length: number): Order {
   return { length, at: (p) => length - 1 - p };
 }
 
+/** Arrivals of live traffic get ids from here up (inserts are below, from 2 ** 26): arrival j is `ARRIVAL_BASE + j`. */
+export const ARRIVAL_BASE = 2 ** 27;
+
+/**
+ * One order, then another: both runs whole, no copy.
+ * @example concatOrder(indexOrder(2), indexOrder(1)) // ids 0, 1, 0
+ */
+export function concatOrder(first: Order, second: Order): Order {
+  const n = first.length;
+  return { length: n + second.length, at: (p) => (p < n ? first.at(p) : second.at(p - n)) };
+}
+
+/**
+ * The ids of `count` arrivals of live traffic (see overlay.ts), newest first or oldest first.
+ * @example arrivalOrder(2, true).at(0) // 2 ** 27 + 1
+ */
+export function arrivalOrder(count: number, newestFirst: boolean): Order {
+  return { length: count, at: (p) => ARRIVAL_BASE + (newestFirst ? count - 1 - p : p) };
+}
+
 export function permutationOrder(perm: Uint32Array): Order {
   return { length: perm.length, at: (p) => perm[p] as number };
 }

@@ -1,6 +1,9 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
 import {
+  ARRIVAL_BASE,
+  arrivalOrder,
   type Column,
+  concatOrder,
   finish,
   indexOrder,
   newTableId,
@@ -78,6 +81,16 @@ export interface TableView<R, C extends string> {
 }
 
 /**
+ * Records that exist by the clock alone (live traffic): how many have arrived by an instant, the
+ * j-th as it stands at an instant, and which arrival a sid names. All pure functions.
+ */
+export interface Arrivals<R> {
+  count(nowMs: number): number;
+  get(j: number, nowMs: number): R;
+  index(sid: string): number | undefined;
+}
+
+/**
  * What makes one kind of list: how a seeded record is made and found by sid, how each column
  * reads a record (`created`, in seconds, is also every order's tie-break), and how the key
  * column of each is built for the seeded records (once, when first sorted by, in slices).
@@ -117,16 +130,44 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   /** Filtered orders, most recent last; a few dozen at most, dropped on any write. */
   private readonly filtered = new Map<string, Uint32Array>();
 
-  /** @param seeded how many records the seed makes */
+  /** The clock the arrivals were last counted at: a move is a write to a table with arrivals. */
+  private clockSeen: number;
+
+  /**
+   * @param seeded how many records the seed makes
+   * @param arrivals records that come with the clock (live traffic), if any
+   */
   constructor(
     private readonly kind: TableKind<R, C>,
     private readonly world: WorldContext,
     private readonly account: AccountProfile,
     readonly seeded: number,
-  ) {}
+    private readonly arrivals: Arrivals<R> | null = null,
+  ) {
+    this.clockSeen = world.nowMs;
+  }
+
+  /**
+   * With arrivals, the clock is part of the state: once it has moved, every order and snapshot
+   * built before is dropped, as a write drops them. Called by everything that reads the state.
+   */
+  private sync(): void {
+    if (this.arrivals !== null && this.world.nowMs !== this.clockSeen) {
+      this.clockSeen = this.world.nowMs;
+      this.dropOrders();
+    }
+  }
+
+  /** Arrivals by the clock (none without traffic). */
+  private arrived(): number {
+    this.sync();
+    return this.arrivals === null ? 0 : this.arrivals.count(this.clockSeen);
+  }
 
   get count(): number {
-    return this.seeded - this.overlay.deleted.size + this.overlay.inserted.size;
+    // Deleted ids are seeded ones and arrived ones (the clock goes back only with a reset, which
+    // clears them): one subtraction covers both.
+    return this.seeded + this.arrived() + this.overlay.inserted.size - this.overlay.deleted.size;
   }
 
   get nextInsert(): number {
@@ -134,26 +175,44 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   }
 
   get(id: number): R {
+    if (id >= ARRIVAL_BASE) {
+      this.sync();
+      return (this.arrivals as Arrivals<R>).get(id - ARRIVAL_BASE, this.clockSeen);
+    }
     return id >= INSERT_BASE ? (this.overlay.inserted.get(id) as R) : this.kind.record(this.world, this.account, id);
   }
 
   find(sid: string): number | undefined {
     const i = this.kind.index(this.world, this.account, sid, this.seeded);
     if (i !== undefined) return this.overlay.deleted.has(i) ? undefined : i;
-    return this.overlay.insertedId(sid);
+    const inserted = this.overlay.insertedId(sid);
+    if (inserted !== undefined || this.arrivals === null) return inserted;
+    // An arrival is found once it has arrived, and only by its exact sid.
+    const j = this.arrivals.index(sid);
+    if (j === undefined || !this.has(ARRIVAL_BASE + j) || this.get(ARRIVAL_BASE + j).sid !== sid) return undefined;
+    return ARRIVAL_BASE + j;
   }
 
   has(id: number): boolean {
+    if (id >= ARRIVAL_BASE) return id - ARRIVAL_BASE < this.arrived() && !this.overlay.deleted.has(id);
     return id >= INSERT_BASE ? this.overlay.inserted.has(id) : id < this.seeded && !this.overlay.deleted.has(id);
   }
 
   snapshot(): (id: number) => R {
+    this.sync();
     // One snapshot serves every reader until the next write: it never changes once made.
     if (this.lastSnapshot?.writes === this.writeCount) return this.lastSnapshot.get;
-    const { kind, world, account } = this;
-    // Seeded records are a pure function of the seed; only the inserted ones need copying.
+    const { kind, world, account, arrivals } = this;
+    const now = this.clockSeen;
+    // Seeded records are a pure function of the seed, arrivals of the seed and the clock; only
+    // the inserted ones need copying.
     const inserted = new Map(this.overlay.inserted);
-    const get = (id: number) => (id >= INSERT_BASE ? (inserted.get(id) as R) : kind.record(world, account, id));
+    const get = (id: number) =>
+      id >= ARRIVAL_BASE
+        ? (arrivals as Arrivals<R>).get(id - ARRIVAL_BASE, now)
+        : id >= INSERT_BASE
+          ? (inserted.get(id) as R)
+          : kind.record(world, account, id);
     this.lastSnapshot = { writes: this.writeCount, get };
     return get;
   }
@@ -214,6 +273,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   }
 
   get writes(): number {
+    this.sync();
     return this.writeCount;
   }
 
@@ -230,9 +290,22 @@ export class Table<R extends { sid: string }, C extends string> implements Table
    */
   *prepare(sort: StoreSort<C | Created> | null, filter: RecordFilter<R> | null): Work<TableState<R>> {
     const seeded = yield* this.seededOrder(sort);
-    const writes = this.writeCount;
     const get = this.snapshot();
-    const order = this.overlay.empty ? seeded : yield* this.merged(sort, seeded, get, writes);
+    const writes = this.writeCount;
+    const arrived = this.arrivals === null ? 0 : this.arrivals.count(this.clockSeen);
+    let order: Order;
+    if (arrived === 0) {
+      order = this.overlay.empty ? seeded : yield* this.merged(sort, seeded, get, writes, 0);
+    } else if (this.overlay.empty && (sort === null || sort.column === 'created')) {
+      // Every arrival is newer than every seeded record (those lie hours before the reference
+      // instant, arrivals after it): the creation orders are the two runs end to end, no merge.
+      const asc = sort?.direction === 'asc';
+      order = asc
+        ? concatOrder(seeded, arrivalOrder(arrived, false))
+        : concatOrder(arrivalOrder(arrived, true), seeded);
+    } else {
+      order = yield* this.merged(sort, seeded, get, writes, arrived);
+    }
     return { order: filter === null ? order : yield* this.kept(sort, order, filter, get, writes), get };
   }
 
@@ -245,13 +318,18 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     seeded: Order,
     get: (id: number) => R,
     writes: number,
+    arrived: number,
   ): Work<Order> {
     const key = sortKey(sort);
     let perm = this.overlayOrders.get(key);
     if (perm === undefined) {
       const compare = this.comparator(sort);
-      const deleted = new Set(this.overlay.deleted);
+      // mergeOrder leaves out deleted seeded indexes; deleted arrivals are never added.
+      const deleted = new Set([...this.overlay.deleted].filter((id) => id < INSERT_BASE));
+      const gone = this.overlay.deleted;
+      // Arrivals are placed as inserts are: among the seeded order, by the same comparison.
       const inserted = [...this.overlay.inserted.keys()];
+      for (let j = 0; j < arrived; j++) if (!gone.has(ARRIVAL_BASE + j)) inserted.push(ARRIVAL_BASE + j);
       perm = yield* mergeOrder(seeded, deleted, inserted, (a, b) => compare(get(a), get(b)));
       if (writes === this.writeCount) this.overlayOrders.set(key, perm);
     }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { connect } from '../../src/client';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator';
+import type { Call } from '../../src/format/call';
 import { ROOT, requireBuild, runCommand } from '../support/process';
 
 describe('startEmulator (in-process API)', () => {
@@ -75,7 +76,7 @@ describe('startEmulator (in-process API)', () => {
     expect(a).toMatchObject({ sid: em.accounts[0]!.sid, token: em.accounts[0]!.token });
     const [call] = await client.addCalls(a!.sid, { duration: 42, from: '+15550009999' });
     // Typed as the API shows it: these are compile-time facts as much as runtime ones.
-    const status: 'completed' | 'no-answer' | 'busy' | 'failed' | 'canceled' = call!.status;
+    const status: Call['status'] = call!.status;
     expect([status, call!.duration, call!.from]).toEqual(['completed', 42, '+15550009999']);
     const [rec] = await client.addRecordings(a!.sid, { call_sid: call!.sid, duration: 10 });
     const duration: string = rec!.duration;

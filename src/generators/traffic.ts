@@ -1,0 +1,121 @@
+import { personName } from '../random/faker';
+import type { AccountProfile, WorldContext } from './account';
+import { type CallRecord, drawDefaults, type LiveStatus } from './call';
+
+/** Live traffic of an account: calls arriving after the reference instant, as the clock moves. */
+export interface TrafficSpec {
+  /** Mean arrivals an hour, from over 0 to 3600 (one a second). */
+  callsPerHour: number;
+}
+
+/** Seconds between slots: arrival j falls in slot j, at a seeded point of it. */
+const slotSec = (t: TrafficSpec) => 3600 / t.callsPerHour;
+
+/**
+ * When arrival `j` is created: a second after the reference instant at the earliest, at a point
+ * of its own slot drawn from its stream, so arrivals are strictly in `j` order and the `j`-th
+ * needs none of the others. Whole seconds since the epoch.
+ * @example arrivalSec(world, account, { callsPerHour: 120 }, 0) // world.clockSec + 1 + (0..29)
+ */
+export function arrivalSec(world: WorldContext, account: AccountProfile, t: TrafficSpec, j: number): number {
+  const u = account.streams.traffic.at(j).float();
+  return world.clockSec + 1 + Math.floor((j + u) * slotSec(t));
+}
+
+/**
+ * How many calls have arrived by `nowSec`: O(1), from the slot the instant falls in and at most
+ * two arrival times either side of it.
+ * @example arrivedCount(world, account, { callsPerHour: 120 }, world.clockSec + 3600) // 119, 120 or 121
+ */
+export function arrivedCount(world: WorldContext, account: AccountProfile, t: TrafficSpec, nowSec: number): number {
+  if (nowSec <= world.clockSec) return 0;
+  let c = Math.max(0, Math.floor((nowSec - world.clockSec - 1) / slotSec(t)));
+  while (c > 0 && arrivalSec(world, account, t, c - 1) > nowSec) c--;
+  while (arrivalSec(world, account, t, c) <= nowSec) c++;
+  return c;
+}
+
+/** What happens to a call, and when: times in whole seconds since the epoch. */
+export interface Lifecycle {
+  /** Each state the call passes through with the second it enters it, in order. */
+  steps: readonly { status: CallRecord['status'] | LiveStatus; atSec: number }[];
+  /** The final state's second. */
+  endSec: number;
+}
+
+/**
+ * A call's passage through production's states: queued at creation, ringing a second later,
+ * then busy, no-answer, canceled or failed after a seeded ring, or in-progress when answered and
+ * completed when it ends. The outcome and the talk time are drawn as a seeded call's.
+ */
+export function lifecycleOf(call: CallRecord, ringSec: number): Lifecycle {
+  const t0 = call.startSec;
+  const end = Math.floor(call.endMs / 1000);
+  const steps: Lifecycle['steps'][number][] = [{ status: 'queued', atSec: t0 }];
+  if (call.status !== 'failed') steps.push({ status: 'ringing', atSec: t0 + 1 });
+  if (call.status === 'completed') steps.push({ status: 'in-progress', atSec: Math.min(t0 + ringSec, end - 1) });
+  steps.push({ status: call.status, atSec: end });
+  return { steps, endSec: end };
+}
+
+/**
+ * Arrival `j` in its final form, with its life: its fields drawn from its own stream as an
+ * inserted call's are, its sid encoding `j` (so it is found by sid).
+ */
+export function trafficOutcome(
+  world: WorldContext,
+  account: AccountProfile,
+  t: TrafficSpec,
+  j: number,
+): { call: CallRecord; life: Lifecycle } {
+  const startSec = arrivalSec(world, account, t, j);
+  const s = account.streams.traffic.at(j);
+  s.float();
+  const call = drawDefaults(world, account, s, startSec, false) as CallRecord;
+  // An outcome's ring: answered after 2–20 s; no-answer gives up after 20–45 s; busy and
+  // canceled end within seconds; failed never rings. Durations of ended calls follow from these.
+  const ring = s.int(2, 20);
+  const tails: Partial<Record<string, () => number>> = {
+    'no-answer': () => s.int(20, 45),
+    busy: () => s.int(2, 8),
+    canceled: () => s.int(3, 20),
+    failed: () => s.int(1, 3),
+  };
+  const tail = tails[call.status]?.() ?? 0;
+  if (call.status !== 'completed') call.endMs = (startSec + tail) * 1000 + (call.endMs % 1000);
+  else if (call.duration < ring + 1) {
+    // Long enough to have been answered.
+    call.duration = ring + 1;
+    call.endMs = (startSec + call.duration) * 1000 + (call.endMs % 1000);
+  }
+  call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
+  call.sid = `${call.instanceId}-CA${account.sids.traffic.encode(j)}`;
+  return { call, life: lifecycleOf(call, ring) };
+}
+
+/**
+ * Arrival `j` as the API shows it at `nowMs`: its state is the last step at or before the clock.
+ * Until it ends, `live` holds its state's second: `end_time` and `duration` are absent, as
+ * production omits nulls, and `date_updated` is that second.
+ */
+export function trafficCall(
+  world: WorldContext,
+  account: AccountProfile,
+  t: TrafficSpec,
+  j: number,
+  nowMs: number,
+): CallRecord {
+  const { call, life } = trafficOutcome(world, account, t, j);
+  const nowSec = Math.floor(nowMs / 1000);
+  const { steps } = life;
+  const last = steps.filter((step) => step.atSec <= nowSec).pop() ?? steps[0]!;
+  if (last === steps[steps.length - 1]) return call;
+  // Not ended: the state of the moment, and nothing of an end.
+  return { ...call, status: last.status, duration: 0, live: { updatedSec: last.atSec } };
+}
+
+/** The arrival number a traffic call's sid encodes, if it is one. */
+export function trafficIndex(account: AccountProfile, sid: string): number | undefined {
+  const m = /^ID[0-9a-f]{32}-CA([0-9a-f]{32})$/.exec(sid);
+  return m === null ? undefined : account.sids.traffic.decode(m[1] ?? '');
+}

@@ -1,0 +1,149 @@
+import request from 'supertest';
+import { problems } from '../../src/errors';
+import { byCalls, makeEmulator } from '../support/app';
+
+type Item = Record<string, any>;
+const LIVE = { friendlyName: 'Live', calls: 300, recordings: 40, traffic: { callsPerHour: 120 } };
+const QUIET = { friendlyName: 'Quiet', calls: 300, recordings: 40 };
+const move = (app: Parameters<typeof request>[0], advance: string | number) =>
+  request(app).post('/__admin/clock').type('json').send(JSON.stringify({ advance }));
+
+function setup() {
+  const em = makeEmulator({ accounts: [LIVE, QUIET] });
+  const live = em.world.accounts()[0]!;
+  const list = async (query = '', account = live) =>
+    (
+      await request(em.app)
+        .get(`/call/2012-04-24/Accounts/${account.profile.sid}/Calls.json?${query}`)
+        .auth(account.profile.token, '')
+    ).body as Item;
+  return { ...em, live, list };
+}
+
+describe('live traffic', () => {
+  test('none before the clock moves: the seeded list, byte for byte that of an account without traffic', async () => {
+    const { list } = setup();
+    const quietEm = makeEmulator({ accounts: [{ ...LIVE, traffic: undefined }] });
+    const q = byCalls(quietEm.world, 300);
+    const quiet = await request(quietEm.app)
+      .get(`/call/2012-04-24/Accounts/${q.sid}/Calls.json?PageSize=300`)
+      .auth(q.token, '');
+    expect(JSON.stringify(await list('PageSize=300'))).toBe(quiet.text);
+  });
+
+  test.each([
+    ['PT1M', 1, 3],
+    ['PT1H', 110, 130],
+    ['P1D', 2800, 2960],
+  ])('after %s, about 120 an hour have arrived, newest first, all after the start', async (advance, lo, hi) => {
+    const { app, list } = setup();
+    await move(app, advance);
+    const page = await list('PageSize=1000');
+    const arrived = page.total - 300;
+    expect(arrived).toBeGreaterThanOrEqual(lo);
+    expect(arrived).toBeLessThanOrEqual(hi);
+    const times = (page.calls as Item[]).map((c) => Date.parse(c['date_created']));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const start = Date.parse('2025-06-01T12:00:00Z');
+    expect(times.slice(0, Math.min(arrived, 1000)).every((t) => t > start)).toBe(true);
+  });
+
+  test('a call in the list at one clock is the same call later, its state moved on; the quiet account never changes', async () => {
+    const { app, list, world } = setup();
+    const quiet = world.accounts()[1]!;
+    const quietBefore = JSON.stringify(await list('PageSize=300', quiet));
+    await move(app, 'PT10M');
+    const early = (await list('PageSize=50')).calls as Item[];
+    await move(app, 'PT6H');
+    const later = (await list('PageSize=1000')).calls as Item[];
+    for (const c of early) {
+      const now = later.find((x) => x['sid'] === c['sid'])!;
+      expect(now['date_created']).toBe(c['date_created']);
+      if (['queued', 'ringing', 'in-progress'].includes(c['status'])) {
+        expect(c['end_time']).toBeUndefined();
+        expect(c['duration']).toBeUndefined();
+      }
+      // Six hours on, every call of ten minutes in has ended (the longest lasts four hours).
+      expect(['completed', 'busy', 'no-answer', 'failed', 'canceled']).toContain(now['status']);
+      expect(typeof now['duration']).toBe('number');
+    }
+    expect(JSON.stringify(await list('PageSize=300', quiet))).toBe(quietBefore);
+  });
+
+  test('status sorts and filters by its present value; EndTime leaves out calls not ended', async () => {
+    const { app, list } = setup();
+    await move(app, 'PT2H');
+    const all = (await list('PageSize=1000')).calls as Item[];
+    const live = all.filter((c) => c['end_time'] === undefined);
+    for (const status of ['in-progress', 'completed', 'ringing']) {
+      const filtered = await list(`Status=${status}&PageSize=1000`);
+      expect(filtered.total).toBe(all.filter((c) => c['status'] === status).length);
+    }
+    const sorted = ((await list('SortBy=Status:asc&PageSize=1000')).calls as Item[]).map((c) => c['status']);
+    expect(sorted).toEqual([...sorted].sort());
+    const ended = await list('EndTime=2025-06-30&PageSize=1000');
+    expect(ended.total).toBe(all.length - live.length);
+  });
+
+  test('a traffic call is found by sid once it has arrived, and can be deleted; a reset brings back the quiet start', async () => {
+    const { app, list, live } = setup();
+    await move(app, 'PT30M');
+    const [first] = (await list('PageSize=1')).calls as Item[];
+    const path = `/call/2012-04-24/Accounts/${live.profile.sid}/Calls/${first!['sid']}.json`;
+    expect((await request(app).get(path).auth(live.profile.token, '')).body).toEqual(first);
+    const total = (await list()).total;
+    expect((await request(app).delete(`/__admin/accounts/${live.profile.sid}/calls/${first!['sid']}`)).status).toBe(
+      200,
+    );
+    expect((await list()).total).toBe(total - 1);
+    expect((await request(app).get(path).auth(live.profile.token, '')).status).toBe(404);
+    await request(app).post('/__admin/reset').type('json');
+    expect((await list()).total).toBe(300);
+    expect((await request(app).get(path).auth(live.profile.token, '')).status).toBe(404);
+  });
+
+  test('the same bytes whatever the steps: 1 h twice or 2 h once, and after an export and import', async () => {
+    const run = async (steps: string[]) => {
+      const em = setup();
+      for (const step of steps) await move(em.app, step);
+      return JSON.stringify(await em.list('PageSize=400&SortBy=Duration:desc'));
+    };
+    const once = await run(['PT2H']);
+    expect(await run(['PT1H', 'PT1H'])).toBe(once);
+    expect(await run(['PT7M', 'PT53M', 'PT1H'])).toBe(once);
+    const one = setup();
+    await move(one.app, 'PT2H');
+    const state = (await request(one.app).get('/__admin/state')).text;
+    expect(JSON.parse(state).fixtures.accounts[0].traffic).toEqual({ calls_per_hour: 120 });
+    const two = makeEmulator({ accounts: [QUIET] });
+    expect((await request(two.app).put('/__admin/state').type('json').send(state)).status).toBe(200);
+    const a = two.world.accounts()[0]!;
+    const imported = await request(two.app)
+      .get(`/call/2012-04-24/Accounts/${a.profile.sid}/Calls.json?PageSize=400&SortBy=Duration:desc`)
+      .auth(a.profile.token, '');
+    expect(imported.text).toBe(once);
+  });
+
+  test('offset paging over a growing list repeats an item, as production does: a call arriving between pages shifts the order', async () => {
+    const { app, list } = setup();
+    await move(app, 'PT1H');
+    const first = await list('PageSize=10');
+    // Forward to the next arrival exactly: one new call heads the list.
+    let before = first.total;
+    while ((await list()).total === before) await move(app, 1);
+    before = first.total;
+    const second = await list('Page=1&PageSize=10');
+    expect(second.total).toBe(before + 1);
+    expect(second.calls[0].sid).toBe(first.calls[9].sid);
+  });
+
+  test.each([[0], [-1], [3601], ['120']])('traffic of %j calls an hour is refused', async (rate) => {
+    const { app } = makeEmulator();
+    const res = await request(app)
+      .post('/__admin/accounts')
+      .type('json')
+      .send(JSON.stringify({ friendly_name: 'X', traffic: { calls_per_hour: rate } }));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(problems.trafficRate);
+  });
+});

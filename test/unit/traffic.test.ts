@@ -1,0 +1,94 @@
+import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
+import { arrivalSec, arrivedCount, trafficCall, trafficIndex, trafficOutcome } from '../../src/generators/traffic';
+
+const world = makeWorldContext('traffic', Date.UTC(2025, 5, 1, 12));
+const account = makeAccountProfile('traffic', { friendlyName: 'Live', calls: 0, recordings: 0 }, 0);
+const T = { callsPerHour: 120 };
+const start = world.clockSec;
+
+describe('live traffic arrivals', () => {
+  test('strictly increasing, after the reference instant, one a slot', () => {
+    let last = start;
+    for (let j = 0; j < 2000; j++) {
+      const t = arrivalSec(world, account, T, j);
+      expect(t).toBeGreaterThan(last);
+      expect(t - start - 1).toBeGreaterThanOrEqual(j * 30);
+      expect(t - start - 1).toBeLessThan((j + 1) * 30);
+      last = t;
+    }
+  });
+
+  test.each([1, 7, 120, 3600])('arrivedCount equals counting arrivals one by one (%d an hour)', (rate) => {
+    const t = { callsPerHour: rate };
+    const times = Array.from({ length: 300 }, (_, j) => arrivalSec(world, account, t, j));
+    for (const now of [start - 10, start, start + 1, start + 29, start + 61, ...times, ...times.map((x) => x - 1)]) {
+      if (now > (times[times.length - 1] as number)) continue;
+      expect([now, arrivedCount(world, account, t, now)]).toEqual([now, times.filter((x) => x <= now).length]);
+    }
+  });
+});
+
+describe('a call passes through production states', () => {
+  const call = (j: number, offsetSec: number) => {
+    const t0 = arrivalSec(world, account, T, j);
+    return trafficCall(world, account, T, j, (t0 + offsetSec) * 1000);
+  };
+  // The final form of each of the first calls, and its states at each step of its life.
+  const finals = Array.from({ length: 200 }, (_, j) => [j, call(j, 100_000)] as const);
+
+  test('every outcome occurs, and each call ends as one of them', () => {
+    const outcomes = new Set(finals.map(([, c]) => c.status));
+    expect([...outcomes].sort()).toEqual(['busy', 'canceled', 'completed', 'failed', 'no-answer']);
+    for (const [, c] of finals) expect(c.live).toBeUndefined();
+  });
+
+  test('states by the clock: the last step at or before it; no end until it ends', () => {
+    for (const [j, final] of finals) {
+      const { steps, endSec } = trafficOutcome(world, account, T, j).life;
+      const t0 = final.startSec;
+      expect(steps[0]).toEqual({ status: 'queued', atSec: t0 });
+      expect(steps[steps.length - 1]).toEqual({ status: final.status, atSec: endSec });
+      // Either side of every step, and between steps.
+      const probes = steps.flatMap((step, k) => [
+        step.atSec - 1,
+        step.atSec,
+        step.atSec + 1,
+        (step.atSec + (steps[k + 1]?.atSec ?? endSec)) >> 1,
+      ]);
+      for (const dt of probes.map((t) => t - t0).filter((d) => d >= 0)) {
+        const c = call(j, dt);
+        expect(c.sid).toBe(final.sid);
+        if (t0 + dt >= endSec) {
+          expect([c.status, c.live]).toEqual([final.status, undefined]);
+        } else {
+          expect(['queued', 'ringing', 'in-progress']).toContain(c.status);
+          expect(c.live?.updatedSec).toBeLessThanOrEqual(t0 + dt);
+          expect(c.duration).toBe(0);
+        }
+      }
+    }
+  });
+
+  test.each([
+    ['completed', ['queued', 'ringing', 'in-progress', 'completed']],
+    ['busy', ['queued', 'ringing', 'busy']],
+    ['no-answer', ['queued', 'ringing', 'no-answer']],
+    ['canceled', ['queued', 'ringing', 'canceled']],
+    ['failed', ['queued', 'failed']],
+  ])('a %s call goes %j', (outcome, path) => {
+    const [j, final] = finals.find(([, c]) => c.status === outcome)!;
+    const seen: string[] = [];
+    const { steps } = trafficOutcome(world, account, T, j).life;
+    for (const t of steps.flatMap((step) => [step.atSec - 1, step.atSec])) {
+      const status = call(j, t - final.startSec).status;
+      if (t >= final.startSec && seen[seen.length - 1] !== status) seen.push(status);
+    }
+    expect(seen).toEqual(path);
+    expect(final.duration > 0).toBe(outcome === 'completed');
+  });
+
+  test('the sid encodes the arrival: found again, and no other sid is', () => {
+    for (const [j, c] of finals.slice(0, 20)) expect(trafficIndex(account, c.sid)).toBe(j);
+    expect(trafficIndex(account, 'nope')).toBeUndefined();
+  });
+});
