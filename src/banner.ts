@@ -19,6 +19,11 @@ export function banner(em: RunningEmulator, config: Readonly<Config>): string {
   const first = accounts.find((a) => a.calls.count > 0) ?? accounts[0];
   const lines = [
     `callrec-emulator listening on ${em.url} (seed ${JSON.stringify(config.seed)}, paging ${config.paging}, ${config.dialect === 'spec' ? '' : `dialect ${config.dialect}, `}fixtures ${em.fixturesLabel})`,
+    ...(config.clockRate === null
+      ? []
+      : [
+          `The clock follows wall time at ${config.clockRate}x from start-up: answers change as time passes (not deterministic)`,
+        ]),
     line(head),
     ...rows.map(line),
   ];

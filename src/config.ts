@@ -22,6 +22,8 @@ export interface Config {
   publicUrl: string | null;
   /** The reference instant, milliseconds since the epoch. */
   clockMs: number;
+  /** When set, the clock follows wall time at this rate from start-up (not deterministic). */
+  clockRate: number | null;
   /** PageSize above this gets a 400; null means no maximum, as in production. */
   maxPageSize: number | null;
   /** Budget of the rendered-bytes caches, MB: a third for items, the rest for responses. */
@@ -205,6 +207,21 @@ export const OPTIONS: readonly OptionDoc[] = [
     help: 'reference instant; calls lie in the weeks before it',
     parse: instant,
     fallback: instantAt('default clock', DEFAULT_CLOCK),
+  }),
+  option({
+    name: 'clock-rate',
+    key: 'clockRate',
+    env: 'CALLREC_CLOCK_RATE',
+    value: 'R',
+    default: 'none',
+    help: 'the clock follows wall time at R times from start-up (local use; answers are then not deterministic)',
+    parse: ({ raw, label }) => {
+      if (!/^[0-9]+(\.[0-9]+)?$/.test(raw) || Number(raw) <= 0 || Number(raw) > 1_000_000) {
+        throw new ValidationError(label, problems.clockRate(raw));
+      }
+      return Number(raw);
+    },
+    fallback: null,
   }),
   option({
     name: 'max-page-size',

@@ -17,6 +17,8 @@ export interface EmulatorOptions {
   publicUrl?: string;
   /** ISO 8601 with a zone. */
   clock?: string;
+  /** The clock follows wall time at this rate (not deterministic; see README, "The clock"). */
+  clockRate?: number;
   maxPageSize?: number;
   cacheMb?: number;
   journalSize?: number;

@@ -119,6 +119,7 @@ export const problems = {
   clockBackwards: (now: string) =>
     `must not be before the clock, now ${now}: the clock never goes back (POST /__admin/reset returns it to its start)`,
   clockRange: 'must not be past 9999-12-31T23:59:59.999Z',
+  clockRate: (got: string) => `must be a number over 0 and at most 1000000 (1 follows wall time), got ${q(got)}`,
   insertCounter: (atLeast: number) => `must be an integer from ${atLeast} (the inserts listed) to 67108863`,
   noSuchRecord: (sid: unknown) => `no such record: ${q(sid)}`,
   path: 'a path starting with "/"',

@@ -122,6 +122,8 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
   };
 
   return (req, res) => {
+    // --clock-rate: the clock catches up with wall time before anything reads it.
+    world.tick();
     const ex = openExchange(req);
     // The journal keeps the path as sent; routing (and the response cache) sees production's.
     const accepted = acceptPath(ex.path);

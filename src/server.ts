@@ -39,6 +39,8 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
   let world: World;
   try {
     world = new World({ seed: config.seed, clockMs: config.clockMs, accounts: inputs.accounts });
+    // Opt-in, for a local stand-in: the one place the wall clock can move data.
+    if (config.clockRate !== null) world.followWall(config.clockRate, () => Date.now());
   } catch (err) {
     // Two accounts the seed gives the same sid or token: a problem of the fixtures file.
     if (err instanceof ValidationError) throw new ValidationError(`${inputs.fixturesLabel}: ${err.path}`, err.problem);

@@ -16,17 +16,20 @@ export interface ClockView {
   start: string;
   /** How far it has moved since, in milliseconds. */
   advanced_ms: number;
-  /** True: the clock moves only when told, so every answer is a function of its value. */
+  /** False with --clock-rate: the clock then follows wall time, and answers change as it passes. */
   deterministic: boolean;
+  /** The --clock-rate, or null: the clock moves only when told. */
+  rate: number | null;
 }
 
-/** @example clockView(world) // { now: '2025-06-01T12:05:00.000Z', start: '2025-06-01T12:00:00.000Z', advanced_ms: 300000, deterministic: true } */
+/** @example clockView(world) // { now: '2025-06-01T12:05:00.000Z', start: '2025-06-01T12:00:00.000Z', advanced_ms: 300000, deterministic: true, rate: null } */
 export function clockView(world: World): ClockView {
   return {
     now: isoMillis(world.nowMs),
     start: isoMillis(world.clockMs),
     advanced_ms: world.nowMs - world.clockMs,
-    deterministic: true,
+    deterministic: world.clockRate === null,
+    rate: world.clockRate,
   };
 }
 

@@ -16,6 +16,7 @@ export const health: AdminHandler = (ctx) => {
     seed: ctx.world.seed,
     clock: isoMillis(ctx.world.nowMs),
     clock_start: isoMillis(ctx.world.clockMs),
+    clock_rate: ctx.world.clockRate,
     uptime_s: Math.round(ctx.uptime() * 10) / 10,
     accounts: accounts.length,
     calls: accounts.reduce((n, a) => n + a.calls.count, 0),

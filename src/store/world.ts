@@ -67,6 +67,8 @@ export class World {
   private bySid = new Map<string, AccountStore>();
   private byToken = new Map<string, AccountStore>();
   private stateVersion = 0;
+  /** --clock-rate: the clock follows a wall clock from an anchor (local use, not deterministic). */
+  private follow: { rate: number; wall: () => number; wallAt: number; clockAt: number } | null = null;
 
   constructor(spec: WorldSpec) {
     this.spec = spec;
@@ -94,7 +96,42 @@ export class World {
   setClock(toMs: number): void {
     if (!Number.isSafeInteger(toMs) || toMs < this.context.nowMs) throw new Error(`clock cannot move to ${toMs}`);
     this.context.nowMs = toMs;
+    this.anchor();
     this.touch();
+  }
+
+  /**
+   * The clock follows `wall` at `rate` times from now on (`--clock-rate`, for a local stand-in):
+   * answers then change as time passes, so this is never the default. The wall clock is read
+   * here and in `tick` only, and only in this mode.
+   */
+  followWall(rate: number, wall: () => number): void {
+    this.follow = { rate, wall, wallAt: wall(), clockAt: this.context.nowMs };
+  }
+
+  /** The rate the clock follows wall time at, or null when it moves only when told. */
+  get clockRate(): number | null {
+    return this.follow?.rate ?? null;
+  }
+
+  /** With --clock-rate, brings the clock up to wall time, in whole seconds; otherwise nothing. */
+  tick(): void {
+    const f = this.follow;
+    if (f === null) return;
+    const due = f.clockAt + Math.floor((f.wall() - f.wallAt) * f.rate);
+    const now = due - (due % 1000);
+    if (now > this.context.nowMs) {
+      this.context.nowMs = now;
+      this.touch();
+    }
+  }
+
+  /** After a move, a reset or a new state, wall time counts from here. */
+  private anchor(): void {
+    if (this.follow !== null) {
+      this.follow.wallAt = this.follow.wall();
+      this.follow.clockAt = this.context.nowMs;
+    }
   }
 
   /** The fixtures a reset goes back to. */
@@ -123,6 +160,7 @@ export class World {
   reset(): void {
     for (const a of this.base) a.clearWrites();
     this.context.nowMs = this.spec.clockMs;
+    this.anchor();
     this.setList([...this.base]);
   }
 
@@ -146,6 +184,7 @@ export class World {
     this.spec = other.spec;
     this.context = other.context;
     this.base = other.base;
+    this.anchor();
     this.setList([...other.list]);
   }
 
@@ -258,6 +297,7 @@ export class World {
   private rebuild(): void {
     const { context, accounts } = build(this.spec);
     this.context = context;
+    this.anchor();
     this.base = accounts;
     this.setList([...accounts]);
   }

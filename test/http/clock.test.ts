@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { configFromOptions } from '../../src/config';
 import { problems } from '../../src/errors';
 import { byCalls, makeEmulator } from '../support/app';
 
@@ -10,7 +11,7 @@ describe('the clock: /__admin/clock', () => {
   test('starts at --clock, and moves only when told', async () => {
     const { app } = makeEmulator();
     const res = await request(app).get('/__admin/clock');
-    expect(res.body).toEqual({ now: START, start: START, advanced_ms: 0, deterministic: true });
+    expect(res.body).toEqual({ now: START, start: START, advanced_ms: 0, deterministic: true, rate: null });
   });
 
   test.each([
@@ -124,5 +125,42 @@ describe('the clock: /__admin/clock', () => {
     const refused = await request(two.app).put('/__admin/state').type('json').send(JSON.stringify(back));
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain('state.now');
+  });
+});
+
+describe('--clock-rate: the clock follows a wall clock (opt-in, not deterministic)', () => {
+  const start = Date.parse(START);
+
+  test('it moves with the wall clock at the rate, in whole seconds, and says it is not deterministic', async () => {
+    const em = makeEmulator();
+    let wall = 1_000_000;
+    em.world.followWall(60, () => wall);
+    wall += 1500; // 1.5 s of wall time at 60x: 90 s
+    const res = await request(em.app).get('/__admin/clock');
+    expect(res.body).toEqual({
+      now: new Date(start + 90_000).toISOString(),
+      start: START,
+      advanced_ms: 90_000,
+      deterministic: false,
+      rate: 60,
+    });
+    expect((await request(em.app).get('/__admin/health')).body.clock_rate).toBe(60);
+  });
+
+  test('a move, and a reset, re-anchor it: wall time counts on from there', async () => {
+    const em = makeEmulator();
+    let wall = 0;
+    em.world.followWall(2, () => wall);
+    await post(em.app, { advance: 'PT1H' });
+    wall += 10_000;
+    expect((await request(em.app).get('/__admin/clock')).body.advanced_ms).toBe(3_600_000 + 20_000);
+    await request(em.app).post('/__admin/reset').type('json');
+    expect((await request(em.app).get('/__admin/clock')).body.now).toBe(START);
+    wall += 1000;
+    expect((await request(em.app).get('/__admin/clock')).body.advanced_ms).toBe(2000);
+  });
+
+  test('a bad rate is refused at start-up', () => {
+    expect(() => configFromOptions({ clockRate: 0 })).toThrow(problems.clockRate('0'));
   });
 });

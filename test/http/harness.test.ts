@@ -298,6 +298,7 @@ describe('health', () => {
       'seed',
       'clock',
       'clock_start',
+      'clock_rate',
       'uptime_s',
       'accounts',
       'calls',

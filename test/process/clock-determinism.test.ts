@@ -27,4 +27,20 @@ describe('the clock across time zones and restarts', () => {
     expect(await run({ TZ: 'America/St_Johns' }, [3600, 'PT1H'])).toEqual(utc);
     expect(JSON.parse(utc.state).now).toBe('2025-06-01T14:00:00.000Z');
   });
+
+  test('--clock-rate: the banner says the clock follows wall time, and it does', async () => {
+    const em = await startCli(['--clock-rate', '3600']);
+    try {
+      expect(em.stdout()).toContain('The clock follows wall time at 3600x from start-up');
+      await new Promise((r) => setTimeout(r, 1200));
+      const clock = (await (await fetch(`${em.url}/__admin/clock`)).json()) as {
+        advanced_ms: number;
+        deterministic: boolean;
+      };
+      expect(clock.deterministic).toBe(false);
+      expect(clock.advanced_ms).toBeGreaterThanOrEqual(3_600_000);
+    } finally {
+      await em.stop();
+    }
+  });
 });

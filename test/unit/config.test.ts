@@ -78,6 +78,7 @@ describe('loadConfig', () => {
       fixtures: [file, file],
       paging: ['documented', 'documented'],
       dialect: ['restcomm', 'restcomm'],
+      'clock-rate': ['2.5', 2.5],
       'public-url': ['https://emu.test/x/', 'https://emu.test/x'],
       clock: ['2020-01-02T03:04:05Z', Date.UTC(2020, 0, 2, 3, 4, 5)],
       'max-page-size': ['500', 500],
