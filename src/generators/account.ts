@@ -43,12 +43,14 @@ export interface AccountProfile {
     insertedRecording: StreamFamily;
     /** Live traffic, by arrival number (see generators/traffic.ts). */
     traffic: StreamFamily;
+    trafficRecording: StreamFamily;
   };
   /** Seeded sids are made from indexes and read back (see SidCodec). */
   sids: {
     call: SidCodec;
     recording: SidCodec;
     traffic: SidCodec;
+    trafficRecording: SidCodec;
   };
 }
 
@@ -125,11 +127,13 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     insertedCall: new StreamFamily([seed, sid, 'inserted-call']),
     insertedRecording: new StreamFamily([seed, sid, 'inserted-recording']),
     traffic: new StreamFamily([seed, sid, 'traffic']),
+    trafficRecording: new StreamFamily([seed, sid, 'traffic-recording']),
   };
   const sids = {
     call: new SidCodec([seed, sid, 'call-sid']),
     recording: new SidCodec([seed, sid, 'recording-sid']),
     traffic: new SidCodec([seed, sid, 'traffic-sid']),
+    trafficRecording: new SidCodec([seed, sid, 'traffic-recording-sid']),
   };
   const email = accountEmail(spec.friendlyName, sid);
   return { sid, token, friendlyName: spec.friendlyName, email, endpoints, timeScale, streams, sids };

@@ -1,6 +1,7 @@
 import { personName } from '../random/faker';
 import type { AccountProfile, WorldContext } from './account';
 import { type CallRecord, drawDefaults, type LiveStatus } from './call';
+import { OFFSETS_MIN, type RecordingRecord } from './recording';
 
 /** Live traffic of an account: calls arriving after the reference instant, as the clock moves. */
 export interface TrafficSpec {
@@ -118,4 +119,42 @@ export function trafficCall(
 export function trafficIndex(account: AccountProfile, sid: string): number | undefined {
   const m = /^ID[0-9a-f]{32}-CA([0-9a-f]{32})$/.exec(sid);
   return m === null ? undefined : account.sids.traffic.decode(m[1] ?? '');
+}
+
+/** Longest a call of live traffic lives (four hours of talk and its ring) plus the longest recording lag. */
+export const SETTLE_SEC = 4 * 3600 + 60 + 120;
+
+/**
+ * The recording of arrival `j`, if it has one: about half the answered calls are recorded, once,
+ * inside the talk; it appears a seeded 5–120 s after the call ends (production uploads it then),
+ * and before that it is in no list and its audio is a 404.
+ */
+export function trafficRecording(
+  world: WorldContext,
+  account: AccountProfile,
+  t: TrafficSpec,
+  j: number,
+): { rec: RecordingRecord; appearSec: number } | null {
+  const { call, life } = trafficOutcome(world, account, t, j);
+  if (call.status !== 'completed') return null;
+  const s = account.streams.trafficRecording.at(j);
+  if (s.float() >= 0.5) return null;
+  const answered = life.steps.find((step) => step.status === 'in-progress')?.atSec ?? call.startSec;
+  const createdSec = answered + s.int(0, Math.max(0, life.endSec - answered - 1));
+  const room = life.endSec - createdSec;
+  const duration = Math.max(1, Math.floor(room * (0.3 + 0.7 * s.float()) * 1000) / 1000);
+  const rec: RecordingRecord = {
+    sid: `RE${account.sids.trafficRecording.encode(j)}`,
+    callSid: call.sid,
+    createdSec,
+    offsetMin: s.pick(OFFSETS_MIN),
+    duration,
+  };
+  return { rec, appearSec: life.endSec + s.int(5, 120) };
+}
+
+/** The arrival number a traffic recording's sid encodes, if it is one. */
+export function trafficRecordingIndex(account: AccountProfile, sid: string): number | undefined {
+  const m = /^RE([0-9a-f]{32})$/.exec(sid);
+  return m === null ? undefined : account.sids.trafficRecording.decode(m[1] ?? '');
 }

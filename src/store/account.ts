@@ -4,9 +4,11 @@ import type { RecordingRecord } from '../generators/recording';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
 import { arrivedCount, trafficCall, trafficIndex } from '../generators/traffic';
 import { CALL_KIND, type CallColumn } from './calls';
+import { ARRIVAL_BASE } from './order';
 import { INSERT_BASE } from './overlay';
 import { RECORDING_KIND, type RecordingColumn } from './recordings';
 import { type Created, Table, type TableView } from './table';
+import { TrafficRecordings } from './traffic-recordings';
 
 export type CallsView = TableView<CallRecord, CallColumn | Created>;
 export type RecordingsView = TableView<RecordingRecord, RecordingColumn | Created>;
@@ -40,11 +42,23 @@ export class AccountStore implements Account {
         ? null
         : {
             count: (nowMs: number) => arrivedCount(context, profile, traffic, Math.floor(nowMs / 1000)),
+            has: (j: number, nowMs: number) => j < arrivedCount(context, profile, traffic, Math.floor(nowMs / 1000)),
+            ids: function* (nowMs: number) {
+              const n = arrivedCount(context, profile, traffic, Math.floor(nowMs / 1000));
+              for (let j = 0; j < n; j++) yield j;
+            },
             get: (j: number, nowMs: number) => trafficCall(context, profile, traffic, j, nowMs),
             index: (sid: string) => trafficIndex(profile, sid),
+            dense: true,
           };
     this.calls = new Table(CALL_KIND, context, profile, spec.calls, arrivals);
-    this.recordings = new Table(RECORDING_KIND, context, profile, spec.recordings);
+    this.recordings = new Table(
+      RECORDING_KIND,
+      context,
+      profile,
+      spec.recordings,
+      traffic === undefined ? null : new TrafficRecordings(context, profile, traffic),
+    );
   }
 
   /** Back to the seeded records: writes dropped, sort orders of the seeded records kept. */
@@ -64,6 +78,8 @@ export class AccountStore implements Account {
         if (offset === callId % CALLS_PER_BLOCK && this.recordings.has(j)) ids.push(j);
       });
     }
+    // A call of live traffic: its recording has the call's arrival number, once it has appeared.
+    if (callId >= ARRIVAL_BASE && this.recordings.has(callId)) ids.push(callId);
     for (const rec of this.recordings.insertedRecords()) {
       const id = rec.callSid === sid ? this.recordings.find(rec.sid) : undefined;
       if (id !== undefined) ids.push(id);

@@ -86,8 +86,14 @@ export interface TableView<R, C extends string> {
  */
 export interface Arrivals<R> {
   count(nowMs: number): number;
+  /** Whether arrival `j` exists at the instant. */
+  has(j: number, nowMs: number): boolean;
+  /** The arrivals that exist at the instant, any order. */
+  ids(nowMs: number): Iterable<number>;
   get(j: number, nowMs: number): R;
   index(sid: string): number | undefined;
+  /** Arrivals are exactly 0…count−1, created in that order: the creation orders need no merge. */
+  dense: boolean;
 }
 
 /**
@@ -194,7 +200,11 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   }
 
   has(id: number): boolean {
-    if (id >= ARRIVAL_BASE) return id - ARRIVAL_BASE < this.arrived() && !this.overlay.deleted.has(id);
+    if (id >= ARRIVAL_BASE) {
+      this.sync();
+      const arrivals = this.arrivals as Arrivals<R>;
+      return arrivals.has(id - ARRIVAL_BASE, this.clockSeen) && !this.overlay.deleted.has(id);
+    }
     return id >= INSERT_BASE ? this.overlay.inserted.has(id) : id < this.seeded && !this.overlay.deleted.has(id);
   }
 
@@ -296,7 +306,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     let order: Order;
     if (arrived === 0) {
       order = this.overlay.empty ? seeded : yield* this.merged(sort, seeded, get, writes, 0);
-    } else if (this.overlay.empty && (sort === null || sort.column === 'created')) {
+    } else if (this.arrivals?.dense === true && this.overlay.empty && (sort === null || sort.column === 'created')) {
       // Every arrival is newer than every seeded record (those lie hours before the reference
       // instant, arrivals after it): the creation orders are the two runs end to end, no merge.
       const asc = sort?.direction === 'asc';
@@ -329,7 +339,11 @@ export class Table<R extends { sid: string }, C extends string> implements Table
       const gone = this.overlay.deleted;
       // Arrivals are placed as inserts are: among the seeded order, by the same comparison.
       const inserted = [...this.overlay.inserted.keys()];
-      for (let j = 0; j < arrived; j++) if (!gone.has(ARRIVAL_BASE + j)) inserted.push(ARRIVAL_BASE + j);
+      if (arrived > 0) {
+        for (const j of (this.arrivals as Arrivals<R>).ids(this.clockSeen)) {
+          if (!gone.has(ARRIVAL_BASE + j)) inserted.push(ARRIVAL_BASE + j);
+        }
+      }
       perm = yield* mergeOrder(seeded, deleted, inserted, (a, b) => compare(get(a), get(b)));
       if (writes === this.writeCount) this.overlayOrders.set(key, perm);
     }

@@ -106,7 +106,10 @@ describe('live traffic', () => {
     const run = async (steps: string[]) => {
       const em = setup();
       for (const step of steps) await move(em.app, step);
-      return JSON.stringify(await em.list('PageSize=400&SortBy=Duration:desc'));
+      const recs = await request(em.app)
+        .get(`/call/2012-04-24/Accounts/${em.live.profile.sid}/Recordings.json?PageSize=400`)
+        .auth(em.live.profile.token, '');
+      return JSON.stringify(await em.list('PageSize=400&SortBy=Duration:desc')) + recs.text;
     };
     const once = await run(['PT2H']);
     expect(await run(['PT1H', 'PT1H'])).toBe(once);
@@ -121,7 +124,10 @@ describe('live traffic', () => {
     const imported = await request(two.app)
       .get(`/call/2012-04-24/Accounts/${a.profile.sid}/Calls.json?PageSize=400&SortBy=Duration:desc`)
       .auth(a.profile.token, '');
-    expect(imported.text).toBe(once);
+    const importedRecs = await request(two.app)
+      .get(`/call/2012-04-24/Accounts/${a.profile.sid}/Recordings.json?PageSize=400`)
+      .auth(a.profile.token, '');
+    expect(imported.text + importedRecs.text).toBe(once);
   });
 
   test('offset paging over a growing list repeats an item, as production does: a call arriving between pages shifts the order', async () => {
@@ -135,6 +141,42 @@ describe('live traffic', () => {
     const second = await list('Page=1&PageSize=10');
     expect(second.total).toBe(before + 1);
     expect(second.calls[0].sid).toBe(first.calls[9].sid);
+  });
+
+  test('a recording appears 5 to 120 s after its call ends: before that it is in no list and its audio is a 404', async () => {
+    const { app, live } = setup();
+    const base = `/call/2012-04-24/Accounts/${live.profile.sid}`;
+    const get = (path: string) => request(app).get(`${base}${path}`).auth(live.profile.token, '');
+    await move(app, 'PT8H');
+    const recs = (await get('/Recordings.json?PageSize=1000')).body.recordings as Item[];
+    const traffic = recs.filter((r) => Date.parse(r['date_created']) > Date.parse('2025-06-01T12:00:00Z'));
+    expect(traffic.length).toBeGreaterThan(100);
+    // Replay the first few from the start: the moment each call ends, and each second after.
+    for (const rec of traffic.slice(-5)) {
+      const em = setup();
+      const at = (path: string) => request(em.app).get(`${base}${path}`).auth(live.profile.token, '');
+      const to = (ms: number) =>
+        request(em.app)
+          .post('/__admin/clock')
+          .type('json')
+          .send(JSON.stringify({ to: new Date(ms).toISOString() }));
+      // Not arrived yet at the start: its call is not found.
+      expect((await at(`/Calls/${rec['call_sid']}.json`)).status).toBe(404);
+      await to(Date.parse(rec['date_created']));
+      expect((await at(`/Calls/${rec['call_sid']}.json`)).body.status).toBe('in-progress');
+      expect((await at(`/Calls/${rec['call_sid']}/Recordings.json`)).body).toEqual([]);
+      expect((await request(em.app).get(`${base}/Recordings/${rec['sid']}.wav`)).status).toBe(404);
+      const endSec = Math.floor(Date.parse((await get(`/Calls/${rec['call_sid']}.json`)).body.end_time) / 1000);
+      let appeared = -1;
+      for (let dt = 0; dt <= 125 && appeared < 0; dt++) {
+        await to((endSec + dt) * 1000);
+        if ((await at(`/Recordings/${rec['sid']}.json`)).status === 200) appeared = dt;
+      }
+      expect(appeared).toBeGreaterThanOrEqual(5);
+      expect(appeared).toBeLessThanOrEqual(120);
+      expect((await at(`/Calls/${rec['call_sid']}/Recordings.json`)).body).toEqual([rec]);
+      expect((await request(em.app).get(`${base}/Recordings/${rec['sid']}.wav`)).status).toBe(200);
+    }
   });
 
   test.each([[0], [-1], [3601], ['120']])('traffic of %j calls an hour is refused', async (rate) => {

@@ -1,5 +1,13 @@
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import { arrivalSec, arrivedCount, trafficCall, trafficIndex, trafficOutcome } from '../../src/generators/traffic';
+import {
+  arrivalSec,
+  arrivedCount,
+  trafficCall,
+  trafficIndex,
+  trafficOutcome,
+  trafficRecording,
+} from '../../src/generators/traffic';
+import { TrafficRecordings } from '../../src/store/traffic-recordings';
 
 const world = makeWorldContext('traffic', Date.UTC(2025, 5, 1, 12));
 const account = makeAccountProfile('traffic', { friendlyName: 'Live', calls: 0, recordings: 0 }, 0);
@@ -90,5 +98,27 @@ describe('a call passes through production states', () => {
   test('the sid encodes the arrival: found again, and no other sid is', () => {
     for (const [j, c] of finals.slice(0, 20)) expect(trafficIndex(account, c.sid)).toBe(j);
     expect(trafficIndex(account, 'nope')).toBeUndefined();
+  });
+});
+
+describe('recordings of live traffic', () => {
+  test('count, has and ids agree with asking each call, across the settled boundary and after a reset', () => {
+    const set = new TrafficRecordings(world, account, T);
+    const brute = (nowSec: number) => {
+      const out: number[] = [];
+      for (let j = 0; j < arrivedCount(world, account, T, nowSec); j++) {
+        const r = trafficRecording(world, account, T, j);
+        if (r !== null && r.appearSec <= nowSec) out.push(j);
+      }
+      return out;
+    };
+    for (const hours of [0, 0.5, 3, 4.1, 9, 30, 2]) {
+      const nowSec = start + Math.round(hours * 3600);
+      const expected = brute(nowSec);
+      expect(set.count(nowSec * 1000)).toBe(expected.length);
+      expect([...set.ids(nowSec * 1000)].sort((a, b) => a - b)).toEqual(expected);
+      const last = expected[expected.length - 1] ?? 0;
+      for (let j = 0; j <= last + 3; j++) expect(set.has(j, nowSec * 1000)).toBe(expected.includes(j));
+    }
   });
 });
