@@ -113,6 +113,10 @@ export const problems = {
   // State, faults, provider states.
   stateFormat: (format: number) => `must be ${format}`,
   clockMove: 'give one of advance (a duration) or to (an instant)',
+  liveDerived:
+    'follows from the life of a call inserted live (status queued, ringing or in-progress); give end_time only',
+  liveEnd:
+    'a call inserted live (status queued, ringing or in-progress) needs the end_time it ends at, at least a second after its start',
   trafficRate: 'must be a number of calls an hour, over 0 and at most 3600 (one a second)',
   clockAdvance:
     'must be an ISO 8601 duration in weeks, days, hours, minutes and seconds (PT5M, P1DT2H, PT0.5S) or a number of seconds, at least 0; years and months have no fixed length',

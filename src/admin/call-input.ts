@@ -120,6 +120,31 @@ function givenEnd(r: Reader, ms: number): number | undefined {
   return updated.sec * 1000 + ms;
 }
 
+const LIVE_STATUSES: readonly string[] = ['queued', 'ringing', 'in-progress'];
+
+/**
+ * A call inserted live: `status` `queued`, `ringing` or `in-progress` now (at its start, the
+ * clock by default) until `end_time`, then `completed` (from in-progress, its duration the span)
+ * or `no-answer` (from queued or ringing). `end_time` is required; `duration` and `date_updated`
+ * follow from the life and may not be given. False when the status is not a live one.
+ */
+function readLive(r: Reader, call: CallRecord, defaultStart: number): boolean {
+  const status = r.body['status'];
+  if (typeof status !== 'string' || !LIVE_STATUSES.includes(status)) return false;
+  for (const field of ['duration', 'date_updated']) if (r.has(field)) r.fail(field, problems.liveDerived);
+  const startSec = givenStart(r) ?? defaultStart;
+  const endMs = givenEnd(r, call.endMs % 1000);
+  if (endMs === undefined) r.fail('end_time', problems.liveEnd);
+  if (endMs < (startSec + 1) * 1000) r.fail('end_time', problems.liveEnd);
+  const answered = status === 'in-progress';
+  call.startSec = startSec;
+  call.endMs = endMs;
+  call.status = answered ? 'completed' : 'no-answer';
+  call.duration = answered ? Math.floor((endMs - startSec * 1000) / 1000) : 0;
+  call.lifecycle = { status: status as 'queued' | 'ringing' | 'in-progress' };
+  return true;
+}
+
 /**
  * Start, end, duration and status, which must agree. What is given wins, and what is generated
  * is made to fit it: a given talk time (a duration, or a start and an end a second or more
@@ -175,7 +200,7 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
   const call = insertedCallDefaults(account.context, account.profile, k);
   readParties(r, call);
   readIdentity(r, account, call);
-  readTimes(r, call, arrival(account, k));
+  if (!readLive(r, call, arrival(account, k))) readTimes(r, call, arrival(account, k));
   const price = r.number('price', 0, 1e9);
   if (price !== undefined) call.priceInt = Math.floor(price);
   else if (call.duration === 0) call.priceInt = 0;
@@ -192,7 +217,8 @@ export function callAsInput(call: CallRecord): Record<string, unknown> {
     to: call.to,
     from: call.from,
     phone_number_sid: call.phoneNumberSid,
-    status: call.status,
+    // A live insert goes out as it came in: its live status, its end.
+    status: call.lifecycle?.status ?? call.status,
     direction: call.direction,
     caller_name: call.callerName,
     price: call.priceInt,

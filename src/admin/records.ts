@@ -2,6 +2,7 @@ import { ApiError, messages, problems, ValidationError } from '../errors';
 import { callJson } from '../format/call';
 import { recordingJson } from '../format/recording';
 import { fileBaseOf } from '../format/uris';
+import { callAtClock } from '../generators/call';
 import { callFromInput } from './call-input';
 import { type AdminHandler, type AdminRequest, accountOf, created, ok } from './context';
 import { recordingFromInput } from './recording-input';
@@ -36,7 +37,7 @@ export const insertCalls: AdminHandler = (ctx, req) => {
   const first = account.calls.nextInsert;
   const batch = readBatch(req, (raw, at, k) => callFromInput(account, raw, at, first + k));
   ctx.world.insertCalls(account, batch.records);
-  return batch.show((call) => callJson(call, account.profile.sid));
+  return batch.show((call) => callJson(callAtClock(call, ctx.world.nowMs), account.profile.sid));
 };
 
 /** `POST /__admin/accounts/{sid}/recordings`: a recording or an array of them. */

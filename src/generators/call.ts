@@ -42,6 +42,21 @@ export interface CallRecord extends CallCore {
    * its `date_updated`; it has no `end_time` and no `duration` on the wire yet.
    */
   live?: { updatedSec: number };
+  /**
+   * An inserted call given a live status: it shows that status from its start until its end,
+   * then its final form (the record's own status). Only inserts carry it.
+   */
+  lifecycle?: { status: LiveStatus };
+}
+
+/**
+ * An inserted call as it stands at the clock: in its live status before its end (no end_time,
+ * no duration), its final form after.
+ * @example callAtClock(call, Date.parse('2025-06-01T12:01:00Z')).status // 'in-progress'
+ */
+export function callAtClock(call: CallRecord, nowMs: number): CallRecord {
+  if (call.lifecycle === undefined || nowMs >= call.endMs) return call;
+  return { ...call, status: call.lifecycle.status, duration: 0, live: { updatedSec: call.startSec } };
 }
 
 // The observed values dominate; the rest exist so that sorting by them means something.

@@ -5,6 +5,7 @@ import {
   type CallRecord,
   type CallSortFields,
   type CallStage,
+  callAtClock,
   callSortFields,
   generateCall,
   seededCallIndex,
@@ -103,4 +104,6 @@ export const CALL_KIND: TableKind<CallRecord, CallColumn> = {
     price: (c) => c.priceInt,
   },
   column: (_world, account, n, column) => callColumn(account, n, column),
+  atClock: callAtClock,
+  movesWithClock: (c) => c.lifecycle !== undefined,
 };

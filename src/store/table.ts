@@ -107,6 +107,10 @@ export interface TableKind<R, C extends string> {
   index(world: WorldContext, account: AccountProfile, sid: string, count: number): number | undefined;
   values: Record<C, (record: R) => string | number> & { created: (record: R) => number };
   column(world: WorldContext, account: AccountProfile, count: number, column: C): Work<Column>;
+  /** An inserted record as it stands at an instant, for records that change with the clock. */
+  atClock?: (record: R, nowMs: number) => R;
+  /** Whether an inserted record changes with the clock. */
+  movesWithClock?: (record: R) => boolean;
 }
 
 const MAX_FILTERED = 32;
@@ -138,6 +142,8 @@ export class Table<R extends { sid: string }, C extends string> implements Table
 
   /** The clock the arrivals were last counted at: a move is a write to a table with arrivals. */
   private clockSeen: number;
+  /** Inserted records that change with the clock: while there are any, a move is a write too. */
+  private clockRecords = 0;
 
   /**
    * @param seeded how many records the seed makes
@@ -158,7 +164,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
    * built before is dropped, as a write drops them. Called by everything that reads the state.
    */
   private sync(): void {
-    if (this.arrivals !== null && this.world.nowMs !== this.clockSeen) {
+    if ((this.arrivals !== null || this.clockRecords > 0) && this.world.nowMs !== this.clockSeen) {
       this.clockSeen = this.world.nowMs;
       this.dropOrders();
     }
@@ -185,7 +191,13 @@ export class Table<R extends { sid: string }, C extends string> implements Table
       this.sync();
       return (this.arrivals as Arrivals<R>).get(id - ARRIVAL_BASE, this.clockSeen);
     }
-    return id >= INSERT_BASE ? (this.overlay.inserted.get(id) as R) : this.kind.record(this.world, this.account, id);
+    if (id >= INSERT_BASE) return this.atClock(this.overlay.inserted.get(id) as R, this.world.nowMs);
+    return this.kind.record(this.world, this.account, id);
+  }
+
+  /** An inserted record at an instant (the record itself, for kinds whose records never move). */
+  private atClock(rec: R, nowMs: number): R {
+    return this.kind.atClock === undefined ? rec : this.kind.atClock(rec, nowMs);
   }
 
   find(sid: string): number | undefined {
@@ -221,7 +233,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
       id >= ARRIVAL_BASE
         ? (arrivals as Arrivals<R>).get(id - ARRIVAL_BASE, now)
         : id >= INSERT_BASE
-          ? (inserted.get(id) as R)
+          ? this.atClock(inserted.get(id) as R, now)
           : kind.record(world, account, id);
     this.lastSnapshot = { writes: this.writeCount, get };
     return get;
@@ -249,6 +261,10 @@ export class Table<R extends { sid: string }, C extends string> implements Table
 
   /** Adds a record; returns its id. For the World only (it marks the write). */
   insert(rec: R): number {
+    if (this.kind.movesWithClock?.(rec) === true) {
+      this.sync();
+      this.clockRecords++;
+    }
     const id = this.overlay.insert(rec);
     const created = this.kind.values.created(rec);
     if (!this.newestStale && (this.newest === undefined || created > this.newest)) this.newest = created;
@@ -258,7 +274,11 @@ export class Table<R extends { sid: string }, C extends string> implements Table
 
   /** Removes a live record. For the World only. */
   remove(id: number): void {
-    if (id >= INSERT_BASE) this.newestStale = true;
+    if (id >= INSERT_BASE && id < ARRIVAL_BASE) {
+      this.newestStale = true;
+      const rec = this.overlay.inserted.get(id);
+      if (rec !== undefined && this.kind.movesWithClock?.(rec) === true) this.clockRecords--;
+    }
     this.overlay.remove(id);
     this.dropOrders();
   }
@@ -272,6 +292,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   clearWrites(): void {
     this.newest = undefined;
     this.newestStale = false;
+    this.clockRecords = 0;
     this.overlay.clear();
     this.dropOrders();
   }

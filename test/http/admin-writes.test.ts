@@ -125,7 +125,8 @@ describe('inserting and deleting calls', () => {
 
   test.each([
     [{ duration: -1 }, 'body.duration'],
-    [{ status: 'ringing' }, 'body.status: must be one of'],
+    [{ status: 'answered' }, 'body.status: must be one of'],
+    [{ status: 'ringing' }, 'body.end_time: a call inserted live'],
     [{ sid: 'CA123' }, 'body.sid'],
     [{ date_created: 'yesterday' }, 'body.date_created'],
     [{ date_created: 'Sat, 17 May 2025 10:00:00 +0900' }, 'calls are written in +0000'],

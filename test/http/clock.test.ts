@@ -164,3 +164,65 @@ describe('--clock-rate: the clock follows a wall clock (opt-in, not deterministi
     expect(() => configFromOptions({ clockRate: 0 })).toThrow(problems.clockRate('0'));
   });
 });
+
+describe('inserts with a lifecycle', () => {
+  const setupLive = () => {
+    const em = makeEmulator();
+    const a = byCalls(em.world, 50);
+    const insert = (body: unknown) =>
+      request(em.app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send(JSON.stringify(body));
+    const get = (sid: string) =>
+      request(em.app).get(`/call/2012-04-24/Accounts/${a.sid}/Calls/${sid}.json`).auth(a.token, '');
+    return { ...em, a, insert, get };
+  };
+
+  test.each([
+    ['in-progress', 'completed', 600],
+    ['ringing', 'no-answer', 0],
+    ['queued', 'no-answer', 0],
+  ])('%s now, until end_time; then %s', async (live, final, duration) => {
+    const { app, insert, get } = setupLive();
+    const res = await insert([{ status: live, end_time: '2025-06-01T12:10:00.000Z' }]);
+    expect(res.status).toBe(201);
+    const [call] = res.body as Record<string, unknown>[];
+    expect(call).toMatchObject({ status: live, date_created: 'Sun, 1 Jun 2025 12:00:00 +0000' });
+    expect(call).not.toHaveProperty('end_time');
+    expect(call).not.toHaveProperty('duration');
+    await post(app, { advance: 'PT9M59S' });
+    expect((await get(call!['sid'] as string)).body.status).toBe(live);
+    await post(app, { advance: 1 });
+    expect((await get(call!['sid'] as string)).body).toMatchObject({
+      status: final,
+      end_time: '2025-06-01T12:10:00.000Z',
+      duration,
+      date_updated: 'Sun, 1 Jun 2025 12:10:00 +0000',
+    });
+  });
+
+  test('the list sorts and filters it by its present status; an export and import keep its life', async () => {
+    const { app, a, insert } = setupLive();
+    expect((await insert([{ status: 'in-progress', end_time: '2025-06-01T13:00:00.000Z' }])).status).toBe(201);
+    const list = (q: string, on = app) =>
+      request(on).get(`/call/2012-04-24/Accounts/${a.sid}/Calls.json?${q}`).auth(a.token, '');
+    expect((await list('Status=in-progress')).body.total).toBe(1);
+    const state = (await request(app).get('/__admin/state')).text;
+    const other = makeEmulator();
+    expect((await request(other.app).put('/__admin/state').type('json').send(state)).status).toBe(200);
+    expect((await list('Status=in-progress', other.app)).body.total).toBe(1);
+    await post(other.app, { advance: 'PT1H' });
+    expect((await list('Status=in-progress', other.app)).body.total).toBe(0);
+    expect((await list('Status=completed&PageSize=1', other.app)).body.calls[0].duration).toBe(3600);
+  });
+
+  test.each([
+    [{ status: 'in-progress' }, 'end_time', problems.liveEnd],
+    [{ status: 'in-progress', end_time: '2025-06-01T12:00:00.000Z' }, 'end_time', problems.liveEnd],
+    [{ status: 'ringing', end_time: '2025-06-01T12:10:00.000Z', duration: 600 }, 'duration', problems.liveDerived],
+  ])('%j is a 400 naming %s', async (body, field, problem) => {
+    const { insert } = setupLive();
+    const res = await insert([body]);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(field);
+    expect(res.body.message).toContain(problem);
+  });
+});
