@@ -1,6 +1,7 @@
 import type { CallInput } from './admin/call-input';
 import type { ClockView } from './admin/clock';
 import type { RecordingInput } from './admin/recording-input';
+import type { WalkReport } from './admin/walks';
 import type { Call } from './format/call';
 import type { Recording } from './format/recording';
 import type { FaultSpec } from './harness/faults';
@@ -42,6 +43,8 @@ export interface EmulatorClient {
   addRecordings(accountSid: string, recordings?: RecordingInput | RecordingInput[]): Promise<Recording[]>;
   /** The request journal, newest first. */
   requests(query?: JournalQuery): Promise<JournalEntry[]>;
+  /** Each client's walks over the lists (pages, duplicates, missed), oldest first; one account's when given. */
+  walks(accountSid?: string): Promise<WalkReport[]>;
   /** The world's clock: it moves only when told (see README, "The clock"). */
   clock: {
     /** The clock now, ISO 8601. */
@@ -106,6 +109,13 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
       advance: async (by) => admin<ClockView>('POST', '/clock', { advance: by }),
       set: async (to) => admin<ClockView>('POST', '/clock', { to }),
     },
+    walks: async (accountSid) =>
+      (
+        await admin<{ walks: WalkReport[] }>(
+          'GET',
+          `/walks${accountSid === undefined ? '' : `?account=${encodeURIComponent(accountSid)}`}`,
+        )
+      ).walks,
     faults: {
       add: async (fault) => admin<FaultView>('POST', '/faults', fault),
       list: async () => (await admin<{ faults: FaultView[] }>('GET', '/faults')).faults,

@@ -112,11 +112,13 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
       const hit = cache.responses.get(key);
       if (hit !== undefined) {
         ex.warnings = hit.warnings;
+        ex.walk = hit.walk ?? null;
         res.writeHead(200, hit.headers);
         res.end(hit.body);
         return;
       }
-      ex.keep = (response) => cache.responses.set(key, response, response.body.length + key.length);
+      ex.keep = (response) =>
+        cache.responses.set(key, { ...response, walk: ex.walk }, response.body.length + key.length);
     }
     next(req, res);
   };
@@ -148,6 +150,8 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         duration_ms: elapsedMs(ex),
         warnings: ex.warnings,
         fault: action === null ? null : { id: action.id, effect: action.effect },
+        walk: res.statusCode === 200 ? ex.walk : null,
+        credentials: ex.walk === null ? null : (req.headers.authorization ?? ''),
       });
     });
     if (action === null) {

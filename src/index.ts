@@ -3,6 +3,7 @@
 export type { CallInput } from './admin/call-input';
 export type { ClockView } from './admin/clock';
 export type { RecordingInput } from './admin/recording-input';
+export type { WalkReport } from './admin/walks';
 export { type AppDeps, createApp, type EmulatorApp } from './app';
 export { type AccountView, connect, type EmulatorClient, type FaultView, type JournalQuery } from './client';
 export { type Config, loadConfig } from './config';

@@ -9,6 +9,7 @@ import * as journal from './journal';
 import * as states from './provider-states';
 import * as records from './records';
 import * as state from './state';
+import * as walkReports from './walks';
 
 export type AdminMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -54,6 +55,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 
   route('GET', paths.requests, journal.listRequests),
   route('DELETE', paths.requests, journal.clearRequests),
+  route('GET', paths.walks, walkReports.listWalks),
 
   route('GET', paths.faults, faults.listFaults),
   route('POST', paths.faults, faults.addFault),

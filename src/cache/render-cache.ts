@@ -1,3 +1,4 @@
+import type { WalkPage } from '../query/walk';
 import { ByteLru } from './byte-lru';
 
 /** Record ids stay below 2^27 (seeded below 2^26, inserted from 2^26), so table·2^27 + id is exact. */
@@ -9,6 +10,8 @@ export interface CachedResponse {
   body: Buffer;
   /** The warnings among the headers, for the journal. */
   warnings: readonly string[];
+  /** The page as a walk sees it, for the journal (a cached answer is a page served too). */
+  walk?: WalkPage | null;
 }
 
 export interface RenderCacheOptions {

@@ -106,6 +106,7 @@ export const adminRoutes = {
   state: `${ADMIN}/state`,
   stateHash: `${ADMIN}/state/hash`,
   requests: `${ADMIN}/requests`,
+  walks: `${ADMIN}/walks`,
   faults: `${ADMIN}/faults`,
   fault: `${ADMIN}/faults/:id`,
   providerStates: `${ADMIN}/provider-states`,

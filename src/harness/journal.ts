@@ -1,3 +1,4 @@
+import type { WalkPage } from '../query/walk';
 /** One API request as the journal keeps it. */
 export interface JournalEntry {
   id: number;
@@ -53,6 +54,10 @@ export interface JournalRecord {
   /** Not changed after it is handed over. */
   warnings: readonly string[];
   fault: { id: string; effect: string } | null;
+  /** A list page served, for the walks report; null for anything else. */
+  walk?: WalkPage | null;
+  /** The Authorization header of a list page: walks are told apart by credentials. */
+  credentials?: string | null;
 }
 
 /** An entry as held: the record, bounded, with its id and its cost. */
@@ -110,10 +115,14 @@ export class Journal {
       duration_ms: record.duration_ms,
       warnings,
       fault: record.fault,
+      walk: record.walk ?? null,
+      credentials: record.credentials ?? null,
       id: ++this.total,
       truncated,
       bytes: ENTRY_OVERHEAD + 2 * chars,
     };
+    if (entry.walk !== null && entry.walk !== undefined)
+      entry.bytes += 4 * entry.walk.ids.length + 2 * (entry.credentials?.length ?? 0);
     if (this.held === this.size) this.dropOldest();
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.size;
@@ -142,6 +151,16 @@ export class Journal {
       if (filter.status !== undefined && e.status !== filter.status) continue;
       if (filter.sinceMs !== undefined && e.arrivedMs < filter.sinceMs) continue;
       out.push(entryOf(e));
+    }
+    return out;
+  }
+
+  /** The list pages held, oldest first, with their credentials: what the walks report reads. */
+  walkPages(): { id: number; credentials: string; query: string; walk: WalkPage }[] {
+    const out: { id: number; credentials: string; query: string; walk: WalkPage }[] = [];
+    for (let k = this.held; k >= 1; k--) {
+      const e = this.ring[(this.next - k + this.size) % this.size];
+      if (e?.walk != null) out.push({ id: e.id, credentials: e.credentials ?? '', query: e.query, walk: e.walk });
     }
     return out;
   }

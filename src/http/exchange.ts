@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { CachedResponse } from '../cache/render-cache';
+import type { WalkPage } from '../query/walk';
 
 /**
  * One request as the front door saw it arrive, and what the route reports back: the URL split
@@ -22,6 +23,8 @@ export interface Exchange {
   warnings: readonly string[];
   /** Set by the front door when the response may be cached: the route hands it a built response. */
   keep: ((response: CachedResponse) => void) | null;
+  /** A page of a list, as a client walks it: set by the list route, kept by the journal. */
+  walk: WalkPage | null;
 }
 
 /**
@@ -60,6 +63,7 @@ export function openExchange(req: IncomingMessage): Exchange {
     started: performance.now(),
     warnings: [],
     keep: null,
+    walk: null,
   };
   (req as WithExchange)[EXCHANGE] = exchange;
   return exchange;

@@ -10,6 +10,7 @@ import { Shared } from '../http/slices';
 import { parseListQuery } from '../query/list-query';
 import type { ListSpec } from '../query/lists';
 import { type PageWindow, type PagingProfile, pageWindow } from '../query/paging';
+import type { WalkPage } from '../query/walk';
 import type { Order } from '../store/order';
 import { INSERT_BASE } from '../store/overlay';
 import type { TableState, TableView } from '../store/table';
@@ -57,6 +58,7 @@ interface Page<R> {
   head: string;
   tail: string;
   warnings: string[];
+  walk: WalkPage;
 }
 
 /**
@@ -107,7 +109,23 @@ async function listPage<C extends string, R extends { sid: string }>(
     resource.wire.uri(account.profile.sid, { dialect: settings.dialect, mount }),
     lastSid,
   );
-  return { window, order, get, tableId: table.id, head, tail, warnings };
+  // The page as a walk sees it: ids only, so that noting it generates nothing.
+  const ids = new Uint32Array(window.count);
+  for (let k = 0; k < window.count; k++) ids[k] = order.at(window.offset + k);
+  const walk: WalkPage = {
+    table: table.id,
+    list: resource.wire.key === 'calls' ? 'calls' : 'recordings',
+    account: account.profile.sid,
+    sort: query.sort === null ? null : sort,
+    filter: query.filter?.key ?? '',
+    page: query.page,
+    pageSize: query.pageSize,
+    ids,
+    total: order.length,
+    last: !window.hasNext,
+    clockMs: account.context.nowMs,
+  };
+  return { window, order, get, tableId: table.id, head, tail, warnings, walk };
 }
 
 /**
@@ -123,7 +141,7 @@ export function listHandler<C extends string, R extends { sid: string }>(
     requireJson(req);
     const exchange = exchangeOf(req);
     const account = authedAccount(res);
-    const { window, order, get, tableId, head, tail, warnings } = await listPage(
+    const { window, order, get, tableId, head, tail, warnings, walk } = await listPage(
       resource,
       settings,
       account,
@@ -135,6 +153,7 @@ export function listHandler<C extends string, R extends { sid: string }>(
     if (settings.strict && first !== undefined) throw new ApiError(400, first);
     for (const w of warnings) res.append('X-Emulator-Warning', w);
     exchange.warnings = warnings;
+    exchange.walk = walk;
     const sid = account.profile.sid;
     const render = (id: number) => resource.wire.item(get(id), sid, settings.fileBase);
     if (window.count > STREAM_THRESHOLD) {

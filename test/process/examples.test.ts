@@ -28,6 +28,18 @@ describe('examples/', () => {
     }
   });
 
+  test('the incremental sync example: two runs, two complete walks, nothing missed', async () => {
+    const { incrementalSync } = await import('../../examples/client/incremental-sync');
+    const { first, second, walks } = await incrementalSync(em.url);
+    expect(first).toBeGreaterThan(200);
+    expect(second).toBeGreaterThan(first - 200);
+    expect(walks.map((w) => [w.complete, w.missed])).toEqual([
+      [true, []],
+      [true, []],
+    ]);
+    expect((await adminAccounts(em.url)).map((a) => a.friendly_name)).not.toContain('Incremental sync');
+  });
+
   test('the compose app walks the calls of the emulator it is given', async () => {
     const r = await run(process.execPath, [resolve(ROOT, 'examples', 'compose-app', 'app.js')], {
       CALLREC_URL: em.url,
