@@ -13,9 +13,25 @@ describe('the clock across time zones and restarts', () => {
       for (const step of steps) await client.clock.advance(step);
       const [a] = await client.accounts();
       await client.addCalls(a!.sid, [{}, { status: 'busy' }, { duration: 42 }]);
+      // Live traffic too: its calls and recordings are generated from the clock alone.
+      const res = await fetch(`${em.url}/__admin/accounts`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ friendly_name: 'Live', token: 'live-token', traffic: { calls_per_hour: 600 } }),
+      });
+      const live = (await res.json()) as { sid: string };
+      for (const step of steps) await client.clock.advance(step);
+      const auth = { Authorization: `Basic ${Buffer.from('live-token:').toString('base64')}` };
+      const lists = await Promise.all(
+        ['Calls', 'Recordings'].map(async (list) =>
+          (
+            await fetch(`${em.url}/call/2012-04-24/Accounts/${live.sid}/${list}.json?PageSize=1000`, { headers: auth })
+          ).text(),
+        ),
+      );
       const state = await (await fetch(`${em.url}/__admin/state`)).text();
       const hash = ((await (await fetch(`${em.url}/__admin/state/hash`)).json()) as { hash: string }).hash;
-      return { state, hash };
+      return { state, hash, lists };
     } finally {
       await em.stop();
     }
@@ -25,7 +41,8 @@ describe('the clock across time zones and restarts', () => {
     const utc = await run({ TZ: 'UTC', LANG: 'C' }, ['PT2H']);
     expect(await run({ TZ: 'Pacific/Chatham', LANG: 'de_DE.UTF-8' }, ['PT1H', 'PT30M', 1800])).toEqual(utc);
     expect(await run({ TZ: 'America/St_Johns' }, [3600, 'PT1H'])).toEqual(utc);
-    expect(JSON.parse(utc.state).now).toBe('2025-06-01T14:00:00.000Z');
+    expect(JSON.parse(utc.state).now).toBe('2025-06-01T16:00:00.000Z');
+    expect(utc.lists[0]).toContain('in-progress');
   });
 
   test('--clock-rate: the banner says the clock follows wall time, and it does', async () => {
