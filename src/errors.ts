@@ -7,7 +7,7 @@
  */
 
 /** Every status code the emulator answers with on purpose. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 408 | 413 | 415 | 416 | 417 | 429 | 431 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 408 | 409 | 413 | 415 | 416 | 417 | 429 | 431 | 500;
 
 export class ApiError extends Error {
   readonly status: ErrorStatus;
@@ -117,6 +117,7 @@ export const problems = {
     'follows from the life of a call inserted live (status queued, ringing or in-progress); give end_time only',
   liveEnd:
     'a call inserted live (status queued, ringing or in-progress) needs the end_time it ends at, at least a second after its start',
+  sandboxFrom: 'must be the sid of the account to fork',
   trafficRate: 'must be a number of calls an hour, over 0 and at most 3600 (one a second)',
   clockAdvance:
     'must be an ISO 8601 duration in weeks, days, hours, minutes and seconds (PT5M, P1DT2H, PT0.5S) or a number of seconds, at least 0; years and months have no fixed length',
@@ -192,6 +193,9 @@ export const messages = {
   notFoundDoubled: (method: string, path: string, prefix: string, instead: string) =>
     `No resource at ${method} ${path}: the path has the ${prefix} prefix twice (the recordings list's links carry it already); request ${instead}`,
   noFault: (id: string) => `No fault ${id}`,
+  noSandbox: (sid: string) => `No sandbox ${sid}`,
+  resetSandboxes: (sids: readonly string[]) =>
+    `A reset would end the ${sids.length} live sandbox${sids.length === 1 ? '' : 'es'} (${sids.join(', ')}): delete them, or POST /__admin/reset?force=true`,
   unknownState: (name: string, known: readonly string[]) =>
     `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,
   // Warnings: what production ignores or reads differently, said in a header and the journal.

@@ -1,10 +1,15 @@
-import { problems, ValidationError } from '../errors';
+import { ApiError, messages, problems, ValidationError } from '../errors';
 import { asObject, checkKeys, instantAt } from '../input/fields';
 import { validateAccount, validateFixtures } from '../store/fixtures';
 import { type AdminHandler, accountOf, accountView, clearHarness, created, ok } from './context';
 
 /** `POST /__admin/reset`: every account back to the seed, created ones gone, journal and faults cleared. */
-export const resetAll: AdminHandler = (ctx) => {
+export const resetAll: AdminHandler = (ctx, req) => {
+  // Other test workers may be using sandboxes: a reset that would end them must be meant.
+  const live = ctx.world.sandboxes().map((s) => s.sid);
+  if (live.length > 0 && new URLSearchParams(req.query).get('force') !== 'true') {
+    throw new ApiError(409, messages.resetSandboxes(live));
+  }
   ctx.world.reset();
   clearHarness(ctx);
   return ok({ status: 'reset', seed: ctx.world.seed, accounts: ctx.world.accounts().map(accountView) });

@@ -8,6 +8,7 @@ import { health, openapi } from './health';
 import * as journal from './journal';
 import * as states from './provider-states';
 import * as records from './records';
+import * as sandboxes from './sandboxes';
 import * as state from './state';
 import * as walkReports from './walks';
 
@@ -37,6 +38,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('POST', paths.clock, clock.moveClock),
 
   route('POST', paths.reset, accounts.resetAll),
+  route('GET', paths.sandboxes, sandboxes.listSandboxes),
+  route('POST', paths.sandboxes, sandboxes.createSandbox),
+  route('DELETE', paths.sandbox, sandboxes.deleteSandbox),
   route('POST', paths.seed, accounts.reseed),
   route('GET', paths.accounts, accounts.listAccounts),
   route('POST', paths.accounts, accounts.createAccount),

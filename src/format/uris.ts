@@ -107,6 +107,8 @@ export const adminRoutes = {
   stateHash: `${ADMIN}/state/hash`,
   requests: `${ADMIN}/requests`,
   walks: `${ADMIN}/walks`,
+  sandboxes: `${ADMIN}/sandboxes`,
+  sandbox: `${ADMIN}/sandboxes/:sid`,
   faults: `${ADMIN}/faults`,
   fault: `${ADMIN}/faults/:id`,
   providerStates: `${ADMIN}/provider-states`,

@@ -12,6 +12,11 @@ export interface AccountSpec {
   sid?: string;
   /** Calls arriving after the reference instant as the clock moves (none when absent). */
   traffic?: TrafficSpec;
+  /**
+   * The account whose generated records this one has (a sandbox forked from it): its records
+   * are drawn from that sid's streams. Absent: its own.
+   */
+  dataOf?: string;
 }
 
 /** A number or client of the account: calls arrive at it or leave from it. */
@@ -30,6 +35,8 @@ export interface AccountProfile {
   friendlyName: string;
   /** What Restcomm also takes as the user name (`--dialect restcomm`). */
   email: string;
+  /** The sid whose streams its records come from: its own, or its parent's for a sandbox. */
+  dataOf: string;
   endpoints: readonly Endpoint[];
   /** Seconds: how far back the saturating part of the time line reaches (see timeline.ts). */
   timeScale: number;
@@ -101,7 +108,9 @@ export function accountEmail(friendlyName: string, sid: string): string {
 export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal: number): AccountProfile {
   const sid = spec.sid ?? accountSid(seed, spec.friendlyName, nameOrdinal);
   const token = spec.token ?? Stream.of([seed, 'token', sid]).hex(32);
-  const s = Stream.of([seed, sid, 'profile']);
+  // A fork draws everything from its parent's streams: the same records, its own sid and token.
+  const data = spec.dataOf ?? sid;
+  const s = Stream.of([seed, data, 'profile']);
   const endpoints: Endpoint[] = [];
   const count = s.int(2, 5);
   for (let i = 0; i < count; i++) {
@@ -121,20 +130,20 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
   }
   const timeScale = s.int(2_500_000, 4_500_000);
   const streams = {
-    call: new StreamFamily([seed, sid, 'call']),
-    recording: new StreamFamily([seed, sid, 'recording']),
-    recordingBlock: new StreamFamily([seed, sid, 'recording-block']),
-    insertedCall: new StreamFamily([seed, sid, 'inserted-call']),
-    insertedRecording: new StreamFamily([seed, sid, 'inserted-recording']),
-    traffic: new StreamFamily([seed, sid, 'traffic']),
-    trafficRecording: new StreamFamily([seed, sid, 'traffic-recording']),
+    call: new StreamFamily([seed, data, 'call']),
+    recording: new StreamFamily([seed, data, 'recording']),
+    recordingBlock: new StreamFamily([seed, data, 'recording-block']),
+    insertedCall: new StreamFamily([seed, data, 'inserted-call']),
+    insertedRecording: new StreamFamily([seed, data, 'inserted-recording']),
+    traffic: new StreamFamily([seed, data, 'traffic']),
+    trafficRecording: new StreamFamily([seed, data, 'traffic-recording']),
   };
   const sids = {
-    call: new SidCodec([seed, sid, 'call-sid']),
-    recording: new SidCodec([seed, sid, 'recording-sid']),
-    traffic: new SidCodec([seed, sid, 'traffic-sid']),
-    trafficRecording: new SidCodec([seed, sid, 'traffic-recording-sid']),
+    call: new SidCodec([seed, data, 'call-sid']),
+    recording: new SidCodec([seed, data, 'recording-sid']),
+    traffic: new SidCodec([seed, data, 'traffic-sid']),
+    trafficRecording: new SidCodec([seed, data, 'traffic-recording-sid']),
   };
   const email = accountEmail(spec.friendlyName, sid);
-  return { sid, token, friendlyName: spec.friendlyName, email, endpoints, timeScale, streams, sids };
+  return { sid, token, friendlyName: spec.friendlyName, email, dataOf: data, endpoints, timeScale, streams, sids };
 }

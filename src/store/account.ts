@@ -61,6 +61,14 @@ export class AccountStore implements Account {
     );
   }
 
+  /** A fork with its own identity (`spec` names its sid and `dataOf`): see Table.shareSeeded. */
+  fork(profile: AccountProfile, spec: AccountSpec): AccountStore {
+    const fork = new AccountStore(this.context, profile, spec);
+    fork.calls.shareSeeded(this.calls);
+    fork.recordings.shareSeeded(this.recordings);
+    return fork;
+  }
+
   /** Back to the seeded records: writes dropped, sort orders of the seeded records kept. */
   clearWrites(): void {
     this.calls.clearWrites();

@@ -6,7 +6,7 @@ import { isObject, parseJson, type Reader, readerOf } from '../input/fields';
 /** The most calls one account may have: orders are Uint32Array permutations, 4 bytes a call. */
 export const MAX_CALLS = 50_000_000;
 
-const ACCOUNT_FIELDS = ['friendly_name', 'calls', 'recordings', 'token', 'sid', 'traffic'] as const;
+const ACCOUNT_FIELDS = ['friendly_name', 'calls', 'recordings', 'token', 'sid', 'traffic', 'data_of'] as const;
 const SID_PATTERN = /^AC[0-9a-f]{32}$/;
 // A Basic user name cannot hold ':' (it ends the user name), and header text must be visible ASCII.
 const TOKEN_PATTERN = /^[\x21-\x39\x3b-\x7e]{1,128}$/;
@@ -64,6 +64,11 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
     if (typeof sid !== 'string' || !SID_PATTERN.test(sid)) r.fail('sid', problems.accountSid);
     spec.sid = sid;
   }
+  const dataOf = r.body['data_of'];
+  if (dataOf !== undefined) {
+    if (typeof dataOf !== 'string' || !SID_PATTERN.test(dataOf)) r.fail('data_of', problems.accountSid);
+    spec.dataOf = dataOf;
+  }
   const traffic = r.body['traffic'];
   if (traffic !== undefined && traffic !== null) {
     const t: Reader = readerOf(traffic, `${at}.traffic`, ['calls_per_hour']);
@@ -84,6 +89,7 @@ export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
     ...(spec.token === undefined ? {} : { token: spec.token }),
     ...(spec.sid === undefined ? {} : { sid: spec.sid }),
     ...(spec.traffic === undefined ? {} : { traffic: { calls_per_hour: spec.traffic.callsPerHour } }),
+    ...(spec.dataOf === undefined ? {} : { data_of: spec.dataOf }),
   };
 }
 

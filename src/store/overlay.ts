@@ -42,6 +42,14 @@ export class Overlay<R extends { sid: string }> {
     }
   }
 
+  /** The same writes as `other` (records are never changed once inserted, so they are shared). */
+  copyFrom(other: Overlay<R>): void {
+    for (const [id, rec] of other.inserted) this.inserted.set(id, rec);
+    for (const id of other.deleted) this.deleted.add(id);
+    for (const [sid, id] of other.bySid) this.bySid.set(sid, id);
+    this.nextInsert = other.nextInsert;
+  }
+
   clear(): void {
     this.inserted.clear();
     this.deleted.clear();

@@ -129,13 +129,13 @@ const sortKey = (sort: StoreSort<string> | null): string =>
 export class Table<R extends { sid: string }, C extends string> implements TableView<R, C | Created> {
   readonly id = newTableId();
   private readonly overlay = new Overlay<R>();
-  private readonly columns = new Map<C, Column>();
+  private columns = new Map<C, Column>();
   private writeCount = 0;
   private lastSnapshot: { writes: number; get: (id: number) => R } | null = null;
   /** Newest inserted creation time; stale (recomputed on demand) after a removal. */
   private newest: number | undefined;
   private newestStale = false;
-  private readonly seededOrders = new Map<string, Uint32Array>();
+  private seededOrders = new Map<string, Uint32Array>();
   private readonly overlayOrders = new Map<string, Uint32Array>();
   /** Filtered orders, most recent last; a few dozen at most, dropped on any write. */
   private readonly filtered = new Map<string, Uint32Array>();
@@ -280,6 +280,20 @@ export class Table<R extends { sid: string }, C extends string> implements Table
       if (rec !== undefined && this.kind.movesWithClock?.(rec) === true) this.clockRecords--;
     }
     this.overlay.remove(id);
+    this.dropOrders();
+  }
+
+  /**
+   * A fork of `from`: the same seeded records (its account draws from the same streams), so the
+   * sort columns and orders built of them are shared, not copied, and whatever either builds
+   * later serves both; its writes start as a copy of `from`'s and go their own way. O(writes).
+   */
+  shareSeeded(from: Table<R, C>): void {
+    this.columns = from.columns;
+    this.seededOrders = from.seededOrders;
+    this.overlay.copyFrom(from.overlay);
+    this.clockRecords = from.clockRecords;
+    this.newestStale = true;
     this.dropOrders();
   }
 

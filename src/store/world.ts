@@ -1,6 +1,7 @@
 import { problems, ValidationError } from '../errors';
 import {
   type AccountSpec,
+  accountEmail,
   accountSid,
   makeAccountProfile,
   makeWorldContext,
@@ -8,6 +9,7 @@ import {
 } from '../generators/account';
 import type { CallRecord } from '../generators/call';
 import type { RecordingRecord } from '../generators/recording';
+import { Stream } from '../random/stream';
 import { type Account, AccountStore } from './account';
 
 export type { Account } from './account';
@@ -67,6 +69,10 @@ export class World {
   private bySid = new Map<string, AccountStore>();
   private byToken = new Map<string, AccountStore>();
   private stateVersion = 0;
+  /** Sandboxes by sid, with the account each was forked from; a reset ends them all. */
+  private forks = new Map<string, { from: string; name: string }>();
+  /** Forks made since the last reset: numbers the next one's identity. */
+  private forksMade = 0;
   /** --clock-rate: the clock follows a wall clock from an anchor (local use, not deterministic). */
   private follow: { rate: number; wall: () => number; wallAt: number; clockAt: number } | null = null;
 
@@ -156,8 +162,39 @@ export class World {
     return this.byToken.get(token);
   }
 
+  /**
+   * A sandbox: a new account with its own sid and token that has `parent`'s generated records,
+   * its writes as they are now, and its traffic, and goes its own way from here (see
+   * AccountStore.fork). O(1) in the size of the account. Its identity is drawn from the seed,
+   * the parent and how many forks came before, so the same steps give the same sandboxes.
+   */
+  forkAccount(parent: Account, name?: string): Account {
+    const source = this.store(parent);
+    let sid: string;
+    let token: string;
+    do {
+      const s = Stream.of([this.spec.seed, 'sandbox', parent.profile.sid, this.forksMade++]);
+      sid = `AC${s.hex(32)}`;
+      token = s.hex(32);
+    } while (this.bySid.has(sid) || this.byToken.has(token));
+    const friendlyName = name ?? `${parent.profile.friendlyName} (sandbox ${this.forksMade})`;
+    const spec: AccountSpec = { ...parent.spec, friendlyName, sid, token, dataOf: parent.profile.dataOf };
+    const profile = { ...parent.profile, sid, token, friendlyName, email: accountEmail(friendlyName, sid) };
+    const fork = source.fork(profile, spec);
+    this.forks.set(sid, { from: parent.profile.sid, name: friendlyName });
+    this.setList([...this.list, fork]);
+    return fork;
+  }
+
+  /** The live sandboxes, in the order they were made. */
+  sandboxes(): { sid: string; from: string; name: string }[] {
+    return [...this.forks].filter(([sid]) => this.bySid.has(sid)).map(([sid, f]) => ({ sid, ...f }));
+  }
+
   /** Back to the state built from the seed and fixtures: writes, created and deleted accounts undone. */
   reset(): void {
+    this.forks.clear();
+    this.forksMade = 0;
     for (const a of this.base) a.clearWrites();
     this.context.nowMs = this.spec.clockMs;
     this.anchor();

@@ -1,0 +1,46 @@
+import { ApiError, messages, problems, ValidationError } from '../errors';
+import { asObject, checkKeys } from '../input/fields';
+import type { Account } from '../store/world';
+import { type AdminContext, type AdminHandler, accountView, created, ok } from './context';
+
+/** A sandbox as the admin API shows it: an account (with its token), and where it came from. */
+function sandboxView(ctx: AdminContext, a: Account) {
+  const fork = ctx.world.sandboxes().find((s) => s.sid === a.profile.sid);
+  return { ...accountView(a), from: fork?.from ?? null };
+}
+
+/**
+ * `POST /__admin/sandboxes {"from": "<account sid>", "name"?}`: a fork of the account (its
+ * records, its writes as they are now, its traffic) with its own sid and token, in O(1).
+ */
+export const createSandbox: AdminHandler = (ctx, req) => {
+  const body = asObject(req.body(), 'body');
+  checkKeys(body, 'body', ['from', 'name']);
+  const from = body['from'];
+  if (typeof from !== 'string') throw new ValidationError('body.from', problems.sandboxFrom);
+  const parent = ctx.world.account(from);
+  if (parent === undefined) throw new ApiError(404, messages.noAccount(from));
+  const name = body['name'];
+  if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > 200)) {
+    throw new ValidationError('body.name', problems.friendlyName);
+  }
+  return created(sandboxView(ctx, ctx.world.forkAccount(parent, name)));
+};
+
+/** `GET /__admin/sandboxes`: the live sandboxes, oldest first. */
+export const listSandboxes: AdminHandler = (ctx) =>
+  ok({
+    sandboxes: ctx.world
+      .sandboxes()
+      .map((s) => ctx.world.account(s.sid))
+      .filter((a): a is Account => a !== undefined)
+      .map((a) => sandboxView(ctx, a)),
+  });
+
+/** `DELETE /__admin/sandboxes/{sid}`: the sandbox goes; its parent is untouched. */
+export const deleteSandbox: AdminHandler = (ctx, req) => {
+  const sid = req.params['sid'] ?? '';
+  if (!ctx.world.sandboxes().some((s) => s.sid === sid)) throw new ApiError(404, messages.noSandbox(sid));
+  ctx.world.deleteAccount(sid);
+  return ok({ status: 'deleted', sid });
+};

@@ -1,0 +1,110 @@
+import request from 'supertest';
+import { messages } from '../../src/errors';
+import { byCalls, makeEmulator } from '../support/app';
+
+type Item = Record<string, any>;
+
+function setup() {
+  const em = makeEmulator();
+  const parent = byCalls(em.world, 448);
+  const fork = async (body: unknown) =>
+    request(em.app).post('/__admin/sandboxes').type('json').send(JSON.stringify(body));
+  const list = async (sid: string, token: string, query = 'PageSize=448') =>
+    (await request(em.app).get(`/call/2012-04-24/Accounts/${sid}/Calls.json?${query}`).auth(token, '')).body as Item;
+  const insert = (sid: string, body: unknown) =>
+    request(em.app).post(`/__admin/accounts/${sid}/calls`).type('json').send(JSON.stringify(body));
+  return { ...em, parent, fork, list, insert };
+}
+
+const withoutAccount = (calls: Item[]) =>
+  calls.map(({ account_sid: _a, uri: _u, subresource_uris: _s, ...rest }) => rest);
+
+describe('sandboxes: copy-on-write forks of an account', () => {
+  test("a fork has the parent's records under its own sid and token", async () => {
+    const { app, parent, fork, list } = setup();
+    const res = await fork({ from: parent.sid, name: 'worker 1' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ friendly_name: 'worker 1', calls: 448, recordings: 160, from: parent.sid });
+    expect(res.body.sid).not.toBe(parent.sid);
+    const mine = await list(res.body.sid, res.body.token);
+    const theirs = await list(parent.sid, parent.token);
+    expect(withoutAccount(mine.calls)).toEqual(withoutAccount(theirs.calls));
+    expect(mine.calls[0].account_sid).toBe(res.body.sid);
+    // Its token opens its own account only.
+    expect(
+      (await request(app).get(`/call/2012-04-24/Accounts/${parent.sid}/Calls.json`).auth(res.body.token, '')).status,
+    ).toBe(403);
+  });
+
+  test('writes on either side never show on the other; the fork starts with the writes made before it', async () => {
+    const { parent, fork, list, insert } = setup();
+    await insert(parent.sid, [{ from: '+15550000001' }]);
+    const sb = (await fork({ from: parent.sid })).body;
+    expect((await list(sb.sid, sb.token, 'From=5550000001')).total).toBe(1);
+    await insert(sb.sid, [{ from: '+15550000002' }]);
+    await insert(parent.sid, [{ from: '+15550000003' }]);
+    expect((await list(sb.sid, sb.token, 'From=5550000002')).total).toBe(1);
+    expect((await list(parent.sid, parent.token, 'From=5550000002')).total).toBe(0);
+    expect((await list(sb.sid, sb.token, 'From=5550000003')).total).toBe(0);
+    expect((await list(parent.sid, parent.token)).total).toBe(450);
+    expect((await list(sb.sid, sb.token)).total).toBe(450);
+  });
+
+  test('sorted orders built by one serve the other (the seeded records are shared, not copied)', async () => {
+    const { world, parent, fork, list } = setup();
+    const sorted = await list(parent.sid, parent.token, 'SortBy=From:asc&PageSize=20');
+    const sb = (await fork({ from: parent.sid })).body;
+    const mine = await list(sb.sid, sb.token, 'SortBy=From:asc&PageSize=20');
+    expect(withoutAccount(mine.calls)).toEqual(withoutAccount(sorted.calls));
+    const [a, b] = [world.account(parent.sid)!, world.account(sb.sid)!] as any[];
+    expect(b.calls.seededOrders).toBe(a.calls.seededOrders);
+  });
+
+  test('a global reset is refused while sandboxes live, naming them, unless forced; DELETE ends one', async () => {
+    const { app, parent, fork } = setup();
+    const one = (await fork({ from: parent.sid })).body;
+    const two = (await fork({ from: parent.sid })).body;
+    const refused = await request(app).post('/__admin/reset').type('json');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ message: messages.resetSandboxes([one.sid, two.sid]) });
+    expect((await request(app).delete(`/__admin/sandboxes/${one.sid}`)).body).toEqual({
+      status: 'deleted',
+      sid: one.sid,
+    });
+    expect((await request(app).get('/__admin/sandboxes')).body.sandboxes.map((s: Item) => s.sid)).toEqual([two.sid]);
+    expect((await request(app).post('/__admin/reset?force=true').type('json')).status).toBe(200);
+    expect((await request(app).get('/__admin/sandboxes')).body.sandboxes).toEqual([]);
+    expect((await request(app).delete(`/__admin/sandboxes/${two.sid}`)).status).toBe(404);
+  });
+
+  test('the same steps give the same sandboxes (sid, token), after a reset too', async () => {
+    const a = setup();
+    const b = setup();
+    const x = (await a.fork({ from: a.parent.sid })).body;
+    const y = (await b.fork({ from: b.parent.sid })).body;
+    expect([x.sid, x.token]).toEqual([y.sid, y.token]);
+    await request(a.app).post('/__admin/reset?force=true').type('json');
+    expect((await a.fork({ from: a.parent.sid })).body.sid).toBe(x.sid);
+  });
+
+  test('a state export holds a sandbox as an account that draws from its parent; an import gives the same lists', async () => {
+    const { app, parent, fork, insert, list } = setup();
+    const sb = (await fork({ from: parent.sid })).body;
+    await insert(sb.sid, [{ from: '+15550000009' }]);
+    const state = (await request(app).get('/__admin/state')).text;
+    expect(JSON.parse(state).accounts.find((a: Item) => a['sid'] === sb.sid).data_of).toBe(parent.sid);
+    const other = setup();
+    expect((await request(other.app).put('/__admin/state').type('json').send(state)).status).toBe(200);
+    expect(JSON.stringify(await other.list(sb.sid, sb.token))).toBe(JSON.stringify(await list(sb.sid, sb.token)));
+  });
+
+  test.each([
+    [{}, 400],
+    [{ from: 42 }, 400],
+    [{ from: `AC${'0'.repeat(32)}` }, 404],
+    [{ from: 'x', extra: 1 }, 400],
+  ])('%j is refused with %d', async (body, status) => {
+    const { fork } = setup();
+    expect((await fork(body)).status).toBe(status);
+  });
+});
