@@ -43,6 +43,8 @@ export interface EmulatorClient {
   addRecordings(accountSid: string, recordings?: RecordingInput | RecordingInput[]): Promise<Recording[]>;
   /** The request journal, newest first. */
   requests(query?: JournalQuery): Promise<JournalEntry[]>;
+  /** A fork of an account for one test (see README, "Sandboxes"): its own sid, token, clock and writes. */
+  sandbox(from: string, name?: string): Promise<SandboxHandle>;
   /** Each client's walks over the lists (pages, duplicates, missed), oldest first; one account's when given. */
   walks(accountSid?: string): Promise<WalkReport[]>;
   /** The world's clock: it moves only when told (see README, "The clock"). */
@@ -60,6 +62,23 @@ export interface EmulatorClient {
     remove(id: string): Promise<void>;
     clear(): Promise<void>;
   };
+}
+
+/** One test's sandbox: the account to point the code under test at, and what a test does to it. */
+export interface SandboxHandle {
+  sid: string;
+  token: string;
+  /** The calls list of the sandbox, for code that takes a list URL. */
+  callsUrl: string;
+  /** The sandbox's own clock. */
+  clock: EmulatorClient['clock'];
+  addCalls(calls?: CallInput | CallInput[]): Promise<Call[]>;
+  addRecordings(recordings?: RecordingInput | RecordingInput[]): Promise<Recording[]>;
+  /** Its requests in the journal, newest first. */
+  requests(query?: Omit<JournalQuery, 'account'>): Promise<JournalEntry[]>;
+  walks(): Promise<WalkReport[]>;
+  /** Ends the sandbox. */
+  delete(): Promise<void>;
 }
 
 /**
@@ -82,7 +101,7 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
     return payload as T;
   };
   const asList = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
-  return {
+  const client: EmulatorClient = {
     url: base,
     accounts: async () => (await admin<{ accounts: AccountView[] }>('GET', '/accounts')).accounts,
     reset: async (accountSid) => {
@@ -109,6 +128,32 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
       advance: async (by) => admin<ClockView>('POST', '/clock', { advance: by }),
       set: async (to) => admin<ClockView>('POST', '/clock', { to }),
     },
+    sandbox: async (from, name) => {
+      const made = await admin<{ sid: string; token: string }>('POST', '/sandboxes', {
+        from,
+        ...(name === undefined ? {} : { name }),
+      });
+      const own = `/sandboxes/${made.sid}`;
+      const account = `/accounts/${made.sid}`;
+      return {
+        sid: made.sid,
+        token: made.token,
+        callsUrl: `${base}/call/2012-04-24/Accounts/${made.sid}/Calls.json`,
+        clock: {
+          now: async () => (await admin<ClockView>('GET', `${own}/clock`)).now,
+          advance: async (by) => admin<ClockView>('POST', `${own}/clock`, { advance: by }),
+          set: async (to) => admin<ClockView>('POST', `${own}/clock`, { to }),
+        },
+        addCalls: async (calls = {}) => admin<Call[]>('POST', `${account}/calls`, asList(calls)),
+        addRecordings: async (recordings = {}) =>
+          admin<Recording[]>('POST', `${account}/recordings`, asList(recordings)),
+        requests: async (query = {}) => client.requests({ ...query, account: made.sid }),
+        walks: async () => client.walks(made.sid),
+        delete: async () => {
+          await admin('DELETE', own);
+        },
+      };
+    },
     walks: async (accountSid) =>
       (
         await admin<{ walks: WalkReport[] }>(
@@ -127,4 +172,5 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
       },
     },
   };
+  return client;
 }

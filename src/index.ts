@@ -5,7 +5,14 @@ export type { ClockView } from './admin/clock';
 export type { RecordingInput } from './admin/recording-input';
 export type { WalkReport } from './admin/walks';
 export { type AppDeps, createApp, type EmulatorApp } from './app';
-export { type AccountView, connect, type EmulatorClient, type FaultView, type JournalQuery } from './client';
+export {
+  type AccountView,
+  connect,
+  type EmulatorClient,
+  type FaultView,
+  type JournalQuery,
+  type SandboxHandle,
+} from './client';
 export { type Config, loadConfig } from './config';
 export { type EmulatorHandle, type EmulatorOptions, startEmulator } from './emulator';
 export { ApiError, messages, ValidationError } from './errors';

@@ -22,6 +22,17 @@ export interface ClockView {
   rate: number | null;
 }
 
+/** A sandbox's own clock, in the same shape (it starts at its parent's clock when forked, and never follows wall time). */
+export function accountClockView(world: World, nowMs: number): ClockView {
+  return {
+    now: isoMillis(nowMs),
+    start: isoMillis(world.clockMs),
+    advanced_ms: nowMs - world.clockMs,
+    deterministic: true,
+    rate: null,
+  };
+}
+
 /** @example clockView(world) // { now: '2025-06-01T12:05:00.000Z', start: '2025-06-01T12:00:00.000Z', advanced_ms: 300000, deterministic: true, rate: null } */
 export function clockView(world: World): ClockView {
   return {
@@ -51,14 +62,14 @@ function advanceMs(value: unknown): number {
  * Where a move would put the clock, checked: never before now, never past the year 9999.
  * `{"advance": "PT5M" | 300}` or `{"to": "<instant>"}`, exactly one.
  */
-export function clockTarget(world: World, raw: unknown): number {
+export function clockTarget(world: World, raw: unknown, nowMs = world.nowMs): number {
   const body = asObject(raw, 'body');
   checkKeys(body, 'body', ['advance', 'to']);
   const advance = body['advance'] !== undefined;
   if (advance === (body['to'] !== undefined)) throw new ValidationError('body', problems.clockMove);
   const at = advance ? 'body.advance' : 'body.to';
-  const to = advance ? world.nowMs + advanceMs(body['advance']) : instantAt(at, String(body['to']));
-  if (to < world.nowMs) throw new ValidationError(at, problems.clockBackwards(isoMillis(world.nowMs)));
+  const to = advance ? nowMs + advanceMs(body['advance']) : instantAt(at, String(body['to']));
+  if (to < nowMs) throw new ValidationError(at, problems.clockBackwards(isoMillis(nowMs)));
   if (to > LAST_MS) throw new ValidationError(at, problems.clockRange);
   return to;
 }

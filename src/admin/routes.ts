@@ -41,6 +41,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('GET', paths.sandboxes, sandboxes.listSandboxes),
   route('POST', paths.sandboxes, sandboxes.createSandbox),
   route('DELETE', paths.sandbox, sandboxes.deleteSandbox),
+  route('GET', paths.sandboxClock, sandboxes.getSandboxClock),
+  route('POST', paths.sandboxClock, sandboxes.moveSandboxClock),
   route('POST', paths.seed, accounts.reseed),
   route('GET', paths.accounts, accounts.listAccounts),
   route('POST', paths.accounts, accounts.createAccount),

@@ -1,6 +1,7 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import { asObject, checkKeys } from '../input/fields';
 import type { Account } from '../store/world';
+import { accountClockView, clockTarget } from './clock';
 import { type AdminContext, type AdminHandler, accountView, created, ok } from './context';
 
 /** A sandbox as the admin API shows it: an account (with its token), and where it came from. */
@@ -36,6 +37,26 @@ export const listSandboxes: AdminHandler = (ctx) =>
       .filter((a): a is Account => a !== undefined)
       .map((a) => sandboxView(ctx, a)),
   });
+
+/** The sandbox a path's `:sid` names, or a 404. */
+function sandboxOf(ctx: AdminContext, sid: string): Account {
+  const account = ctx.world.sandboxes().some((s) => s.sid === sid) ? ctx.world.account(sid) : undefined;
+  if (account === undefined) throw new ApiError(404, messages.noSandbox(sid));
+  return account;
+}
+
+/** `GET /__admin/sandboxes/{sid}/clock`: the sandbox's own clock. */
+export const getSandboxClock: AdminHandler = (ctx, req) => {
+  const sandbox = sandboxOf(ctx, req.params['sid'] ?? '');
+  return ok(accountClockView(ctx.world, sandbox.context.nowMs));
+};
+
+/** `POST /__admin/sandboxes/{sid}/clock`: moves the sandbox's clock only, as /__admin/clock moves the world's. */
+export const moveSandboxClock: AdminHandler = (ctx, req) => {
+  const sandbox = sandboxOf(ctx, req.params['sid'] ?? '');
+  ctx.world.setSandboxClock(sandbox, clockTarget(ctx.world, req.body(), sandbox.context.nowMs));
+  return ok(accountClockView(ctx.world, sandbox.context.nowMs));
+};
 
 /** `DELETE /__admin/sandboxes/{sid}`: the sandbox goes; its parent is untouched. */
 export const deleteSandbox: AdminHandler = (ctx, req) => {

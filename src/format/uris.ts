@@ -109,6 +109,7 @@ export const adminRoutes = {
   walks: `${ADMIN}/walks`,
   sandboxes: `${ADMIN}/sandboxes`,
   sandbox: `${ADMIN}/sandboxes/:sid`,
+  sandboxClock: `${ADMIN}/sandboxes/:sid/clock`,
   faults: `${ADMIN}/faults`,
   fault: `${ADMIN}/faults/:id`,
   providerStates: `${ADMIN}/provider-states`,

@@ -63,7 +63,8 @@ export class AccountStore implements Account {
 
   /** A fork with its own identity (`spec` names its sid and `dataOf`): see Table.shareSeeded. */
   fork(profile: AccountProfile, spec: AccountSpec): AccountStore {
-    const fork = new AccountStore(this.context, profile, spec);
+    // Its own clock, starting where the parent's is: moving one never moves the other.
+    const fork = new AccountStore({ ...this.context }, profile, spec);
     fork.calls.shareSeeded(this.calls);
     fork.recordings.shareSeeded(this.recordings);
     return fork;

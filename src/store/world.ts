@@ -186,6 +186,15 @@ export class World {
     return fork;
   }
 
+  /** Moves a sandbox's own clock to `toMs`, never back (the admin API checks it first). */
+  setSandboxClock(sandbox: Account, toMs: number): void {
+    const store = this.store(sandbox);
+    if (!this.forks.has(sandbox.profile.sid) || toMs < store.context.nowMs)
+      throw new Error(`cannot move ${sandbox.profile.sid}'s clock`);
+    store.context.nowMs = toMs;
+    this.touch();
+  }
+
   /** The live sandboxes, in the order they were made. */
   sandboxes(): { sid: string; from: string; name: string }[] {
     return [...this.forks].filter(([sid]) => this.bySid.has(sid)).map(([sid, f]) => ({ sid, ...f }));

@@ -98,6 +98,26 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     expect(JSON.stringify(await other.list(sb.sid, sb.token))).toBe(JSON.stringify(await list(sb.sid, sb.token)));
   });
 
+  test('a sandbox has a clock of its own: moving it moves no other, and inserts arrive at it', async () => {
+    const { app, parent, fork, insert, list } = setup();
+    const sb = (await fork({ from: parent.sid })).body;
+    const moved = await request(app).post(`/__admin/sandboxes/${sb.sid}/clock`).type('json').send('{"advance":"PT1H"}');
+    expect(moved.body).toMatchObject({ now: '2025-06-01T13:00:00.000Z', advanced_ms: 3_600_000 });
+    expect((await request(app).get('/__admin/clock')).body.now).toBe('2025-06-01T12:00:00.000Z');
+    const [mine] = (await insert(sb.sid, [{}])).body as Item[];
+    const [theirs] = (await insert(parent.sid, [{}])).body as Item[];
+    expect([mine!['date_created'], theirs!['date_created']]).toEqual([
+      'Sun, 1 Jun 2025 13:00:00 +0000',
+      'Sun, 1 Jun 2025 12:00:00 +0000',
+    ]);
+    const back = await request(app)
+      .post(`/__admin/sandboxes/${sb.sid}/clock`)
+      .type('json')
+      .send('{"to":"2025-06-01T12:30:00Z"}');
+    expect(back.status).toBe(400);
+    expect((await list(sb.sid, sb.token, 'PageSize=1')).calls[0].date_created).toBe('Sun, 1 Jun 2025 13:00:00 +0000');
+  });
+
   test.each([
     [{}, 400],
     [{ from: 42 }, 400],

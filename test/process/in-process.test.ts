@@ -111,6 +111,32 @@ describe('startEmulator (in-process API)', () => {
     expect(await other.clock.now()).toBe(start);
   });
 
+  test('connect(url).sandbox(): four parallel workers, each inserting, moving its clock; none sees another', async () => {
+    const [a] = em.accounts;
+    const workers = await Promise.all(
+      [0, 1, 2, 3].map(async (w) => {
+        const sb = await connect(em.url).sandbox(a!.sid, `worker ${w}`);
+        await sb.clock.advance(`PT${w + 1}H`);
+        await sb.addCalls(Array.from({ length: w + 1 }, () => ({ from: `+1555000000${w}` })));
+        return sb;
+      }),
+    );
+    for (const [w, sb] of workers.entries()) {
+      const headers = { Authorization: `Basic ${Buffer.from(`${sb.token}:`).toString('base64')}` };
+      const body = (await (await fetch(`${sb.callsUrl}?PageSize=100`, { headers })).json()) as {
+        total: number;
+        calls: { from: string; date_created: string }[];
+      };
+      expect(body.total).toBe(a!.calls + w + 1);
+      expect(body.calls.filter((c) => c.from.startsWith('+1555000000')).map((c) => c.from)).toEqual(
+        Array.from({ length: w + 1 }, () => `+1555000000${w}`),
+      );
+      expect(Date.parse(await sb.clock.now()) - Date.parse(await em.clock.now())).toBe((w + 1) * 3_600_000);
+      await sb.delete();
+    }
+    expect((await connect(em.url).accounts()).map((x) => x.sid)).toEqual(em.accounts.map((x) => x.sid));
+  });
+
   test('a bad option rejects with its message', async () => {
     await expect(startEmulator({ paging: 'lazy' as never })).rejects.toThrow(
       'paging: must be production or documented',
