@@ -44,7 +44,7 @@ export interface EmulatorClient {
   /** The request journal, newest first. */
   requests(query?: JournalQuery): Promise<JournalEntry[]>;
   /** A fork of an account for one test (see README, "Sandboxes"): its own sid, token, clock and writes. */
-  sandbox(from: string, name?: string): Promise<SandboxHandle>;
+  sandbox(from: string, options?: { name?: string; ttlSeconds?: number }): Promise<SandboxHandle>;
   /** Each client's walks over the lists (pages, duplicates, missed), oldest first; one account's when given. */
   walks(accountSid?: string): Promise<WalkReport[]>;
   /** The world's clock: it moves only when told (see README, "The clock"). */
@@ -77,6 +77,10 @@ export interface SandboxHandle {
   /** Its requests in the journal, newest first. */
   requests(query?: Omit<JournalQuery, 'account'>): Promise<JournalEntry[]>;
   walks(): Promise<WalkReport[]>;
+  /** A fault that touches this sandbox's requests only. */
+  fault(fault: Omit<FaultSpec, 'account'>): Promise<FaultView>;
+  /** Back to what it was forked with, its clock too. */
+  reset(): Promise<void>;
   /** Ends the sandbox. */
   delete(): Promise<void>;
 }
@@ -128,10 +132,11 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
       advance: async (by) => admin<ClockView>('POST', '/clock', { advance: by }),
       set: async (to) => admin<ClockView>('POST', '/clock', { to }),
     },
-    sandbox: async (from, name) => {
+    sandbox: async (from, options = {}) => {
       const made = await admin<{ sid: string; token: string }>('POST', '/sandboxes', {
         from,
-        ...(name === undefined ? {} : { name }),
+        ...(options.name === undefined ? {} : { name: options.name }),
+        ...(options.ttlSeconds === undefined ? {} : { ttl_s: options.ttlSeconds }),
       });
       const own = `/sandboxes/${made.sid}`;
       const account = `/accounts/${made.sid}`;
@@ -149,6 +154,8 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
           admin<Recording[]>('POST', `${account}/recordings`, asList(recordings)),
         requests: async (query = {}) => client.requests({ ...query, account: made.sid }),
         walks: async () => client.walks(made.sid),
+        fault: async (fault) => client.faults.add({ ...fault, account: made.sid }),
+        reset: async () => client.reset(made.sid),
         delete: async () => {
           await admin('DELETE', own);
         },

@@ -16,17 +16,36 @@ function sandboxView(ctx: AdminContext, a: Account) {
  */
 export const createSandbox: AdminHandler = (ctx, req) => {
   const body = asObject(req.body(), 'body');
-  checkKeys(body, 'body', ['from', 'name']);
+  checkKeys(body, 'body', ['from', 'name', 'ttl_s']);
   const from = body['from'];
   if (typeof from !== 'string') throw new ValidationError('body.from', problems.sandboxFrom);
-  const parent = ctx.world.account(from);
-  if (parent === undefined) throw new ApiError(404, messages.noAccount(from));
   const name = body['name'];
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > 200)) {
     throw new ValidationError('body.name', problems.friendlyName);
   }
-  return created(sandboxView(ctx, ctx.world.forkAccount(parent, name)));
+  const ttl = body['ttl_s'];
+  if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > 604_800)) {
+    throw new ValidationError('body.ttl_s', problems.intRange(1, 604_800, ttl));
+  }
+  // The body is checked whole before the account is looked up: a bad body is a 400 either way.
+  const parent = ctx.world.account(from);
+  if (parent === undefined) throw new ApiError(404, messages.noAccount(from));
+  const sandbox = ctx.world.forkAccount(parent, name);
+  if (ttl !== undefined) expireLater(ctx, sandbox.profile.sid, ttl);
+  return created({ ...sandboxView(ctx, sandbox), ...(ttl === undefined ? {} : { ttl_s: ttl }) });
 };
+
+/**
+ * Ends the sandbox after `ttl` seconds of wall time, should a test runner never delete it. The
+ * timer never keeps the process alive, and ends only that sandbox: not one made later with the
+ * same sid after a reset.
+ */
+function expireLater(ctx: AdminContext, sid: string, ttl: number): void {
+  const made = ctx.world.sandboxes().find((s) => s.sid === sid)?.made;
+  setTimeout(() => {
+    if (ctx.world.sandboxes().some((s) => s.sid === sid && s.made === made)) ctx.world.deleteAccount(sid);
+  }, ttl * 1000).unref();
+}
 
 /** `GET /__admin/sandboxes`: the live sandboxes, oldest first. */
 export const listSandboxes: AdminHandler = (ctx) =>

@@ -65,6 +65,7 @@ export class AccountStore implements Account {
   fork(profile: AccountProfile, spec: AccountSpec): AccountStore {
     // Its own clock, starting where the parent's is: moving one never moves the other.
     const fork = new AccountStore({ ...this.context }, profile, spec);
+    fork.forkedAtMs = this.context.nowMs;
     fork.calls.shareSeeded(this.calls);
     fork.recordings.shareSeeded(this.recordings);
     return fork;
@@ -74,7 +75,12 @@ export class AccountStore implements Account {
   clearWrites(): void {
     this.calls.clearWrites();
     this.recordings.clearWrites();
+    // A sandbox's own clock goes back to where it was forked.
+    if (this.forkedAtMs !== null) this.context.nowMs = this.forkedAtMs;
   }
+
+  /** For a sandbox, the clock it was forked at; null for an account of its own. */
+  forkedAtMs: number | null = null;
 
   /** The seeded ones its block's layout puts on the call, and inserted ones naming it. */
   recordingsOfCall(callId: number): number[] {

@@ -144,6 +144,8 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   private clockSeen: number;
   /** Inserted records that change with the clock: while there are any, a move is a write too. */
   private clockRecords = 0;
+  /** A fork's writes when it was made: what resetting it goes back to. */
+  private forkedWith: { overlay: Overlay<R>; clockRecords: number } | null = null;
 
   /**
    * @param seeded how many records the seed makes
@@ -291,10 +293,10 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   shareSeeded(from: Table<R, C>): void {
     this.columns = from.columns;
     this.seededOrders = from.seededOrders;
-    this.overlay.copyFrom(from.overlay);
-    this.clockRecords = from.clockRecords;
-    this.newestStale = true;
-    this.dropOrders();
+    const kept = new Overlay<R>();
+    kept.copyFrom(from.overlay);
+    this.forkedWith = { overlay: kept, clockRecords: from.clockRecords };
+    this.clearWrites();
   }
 
   /** Sets the insert counter, as a state import restores it. For the World only. */
@@ -308,6 +310,12 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     this.newestStale = false;
     this.clockRecords = 0;
     this.overlay.clear();
+    // A fork goes back to what it was forked with.
+    if (this.forkedWith !== null) {
+      this.overlay.copyFrom(this.forkedWith.overlay);
+      this.clockRecords = this.forkedWith.clockRecords;
+      this.newestStale = true;
+    }
     this.dropOrders();
   }
 

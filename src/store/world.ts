@@ -70,7 +70,7 @@ export class World {
   private byToken = new Map<string, AccountStore>();
   private stateVersion = 0;
   /** Sandboxes by sid, with the account each was forked from; a reset ends them all. */
-  private forks = new Map<string, { from: string; name: string }>();
+  private forks = new Map<string, { from: string; name: string; made: number }>();
   /** Forks made since the last reset: numbers the next one's identity. */
   private forksMade = 0;
   /** --clock-rate: the clock follows a wall clock from an anchor (local use, not deterministic). */
@@ -181,7 +181,7 @@ export class World {
     const spec: AccountSpec = { ...parent.spec, friendlyName, sid, token, dataOf: parent.profile.dataOf };
     const profile = { ...parent.profile, sid, token, friendlyName, email: accountEmail(friendlyName, sid) };
     const fork = source.fork(profile, spec);
-    this.forks.set(sid, { from: parent.profile.sid, name: friendlyName });
+    this.forks.set(sid, { from: parent.profile.sid, name: friendlyName, made: this.forksMade });
     this.setList([...this.list, fork]);
     return fork;
   }
@@ -196,7 +196,7 @@ export class World {
   }
 
   /** The live sandboxes, in the order they were made. */
-  sandboxes(): { sid: string; from: string; name: string }[] {
+  sandboxes(): { sid: string; from: string; name: string; made: number }[] {
     return [...this.forks].filter(([sid]) => this.bySid.has(sid)).map(([sid, f]) => ({ sid, ...f }));
   }
 

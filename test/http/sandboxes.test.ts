@@ -118,7 +118,32 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     expect((await list(sb.sid, sb.token, 'PageSize=1')).calls[0].date_created).toBe('Sun, 1 Jun 2025 13:00:00 +0000');
   });
 
+  test('an account reset of a sandbox goes back to what it was forked with, its clock too', async () => {
+    const { app, parent, fork, insert, list } = setup();
+    await insert(parent.sid, [{ from: '+15550000011' }]);
+    const sb = (await fork({ from: parent.sid })).body;
+    await insert(sb.sid, [{ from: '+15550000012' }]);
+    await request(app).post(`/__admin/sandboxes/${sb.sid}/clock`).type('json').send('{"advance":"PT1H"}');
+    await request(app).post(`/__admin/accounts/${sb.sid}/reset`).type('json');
+    expect((await list(sb.sid, sb.token, 'From=5550000011')).total).toBe(1);
+    expect((await list(sb.sid, sb.token, 'From=5550000012')).total).toBe(0);
+    expect((await request(app).get(`/__admin/sandboxes/${sb.sid}/clock`)).body.advanced_ms).toBe(0);
+  });
+
+  test('a sandbox with a TTL ends by itself after it', async () => {
+    const { app, parent, fork } = setup();
+    const sb = (await fork({ from: parent.sid, ttl_s: 1 })).body;
+    expect(sb.ttl_s).toBe(1);
+    expect((await request(app).get('/__admin/sandboxes')).body.sandboxes).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await request(app).get('/__admin/sandboxes')).body.sandboxes).toEqual([]);
+    expect((await request(app).get(`/call/2012-04-24/Accounts/${sb.sid}/Calls.json`).auth(sb.token, '')).status).toBe(
+      401,
+    );
+  });
+
   test.each([
+    [{ from: 'x', ttl_s: 0 }, 400],
     [{}, 400],
     [{ from: 42 }, 400],
     [{ from: `AC${'0'.repeat(32)}` }, 404],

@@ -115,7 +115,7 @@ describe('startEmulator (in-process API)', () => {
     const [a] = em.accounts;
     const workers = await Promise.all(
       [0, 1, 2, 3].map(async (w) => {
-        const sb = await connect(em.url).sandbox(a!.sid, `worker ${w}`);
+        const sb = await connect(em.url).sandbox(a!.sid, { name: `worker ${w}` });
         await sb.clock.advance(`PT${w + 1}H`);
         await sb.addCalls(Array.from({ length: w + 1 }, () => ({ from: `+1555000000${w}` })));
         return sb;
