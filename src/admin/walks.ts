@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isoMillis } from '../format/dates';
+import type { JournaledPage } from '../harness/journal';
 import { parseListQuery } from '../query/list-query';
 import { CALL_LIST, RECORDING_LIST } from '../query/lists';
 import type { WalkPage } from '../query/walk';
@@ -81,10 +82,7 @@ function missedOf(world: World, w: Walk, served: Set<number>): string[] | null {
  * sort and filters) in sequence from where it started; page 0, or a page out of sequence,
  * starts another walk.
  */
-export function walks(
-  world: World,
-  pages: ReturnType<import('../harness/journal').Journal['walkPages']>,
-): WalkReport[] {
+export function walks(world: World, pages: readonly JournaledPage[]): WalkReport[] {
   const done: Walk[] = [];
   const open = new Map<string, Walk>();
   for (const { id, credentials, query, walk } of pages) {

@@ -41,23 +41,28 @@ const ENTRY_OVERHEAD = 256;
 
 const cut = (text: string) => (text.length > JOURNAL_TEXT_CHARS ? text.slice(0, JOURNAL_TEXT_CHARS) : text);
 
-/** What the front door hands over: numbers as measured, formatted only when someone reads. */
-export interface JournalRecord {
+/**
+ * What the front door hands over: an entry's fields, with numbers as measured (the arrival in
+ * ms; the text `time` is formatted only when someone reads), and for a list page what the walks
+ * report needs.
+ */
+export interface JournalRecord extends Omit<JournalEntry, 'id' | 'time' | 'warnings' | 'truncated'> {
   /** Wall-clock milliseconds since the epoch the request arrived at. */
   arrivedMs: number;
-  method: string;
-  path: string;
-  query: string;
-  account: string | null;
-  status: number;
-  duration_ms: number;
   /** Not changed after it is handed over. */
   warnings: readonly string[];
-  fault: { id: string; effect: string } | null;
   /** A list page served, for the walks report; null for anything else. */
   walk?: WalkPage | null;
   /** The Authorization header of a list page: walks are told apart by credentials. */
   credentials?: string | null;
+}
+
+/** A list page in the journal, as the walks report reads it. */
+export interface JournaledPage {
+  id: number;
+  credentials: string;
+  query: string;
+  walk: WalkPage;
 }
 
 /** An entry as held: the record, bounded, with its id and its cost. */
@@ -156,8 +161,8 @@ export class Journal {
   }
 
   /** The list pages held, oldest first, with their credentials: what the walks report reads. */
-  walkPages(): { id: number; credentials: string; query: string; walk: WalkPage }[] {
-    const out: { id: number; credentials: string; query: string; walk: WalkPage }[] = [];
+  walkPages(): JournaledPage[] {
+    const out: JournaledPage[] = [];
     for (let k = this.held; k >= 1; k--) {
       const e = this.ring[(this.next - k + this.size) % this.size];
       if (e?.walk != null) out.push({ id: e.id, credentials: e.credentials ?? '', query: e.query, walk: e.walk });

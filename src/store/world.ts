@@ -197,6 +197,7 @@ export class World {
 
   /** The live sandboxes, in the order they were made. */
   sandboxes(): { sid: string; from: string; name: string; made: number }[] {
+    // A reseed or an import replaces the accounts without ending forks one by one: only live ones count.
     return [...this.forks].filter(([sid]) => this.bySid.has(sid)).map(([sid, f]) => ({ sid, ...f }));
   }
 
@@ -271,6 +272,7 @@ export class World {
 
   deleteAccount(sid: string): boolean {
     if (!this.bySid.has(sid)) return false;
+    this.forks.delete(sid);
     this.setList(this.list.filter((a) => a.profile.sid !== sid));
     return true;
   }

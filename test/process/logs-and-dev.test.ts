@@ -1,6 +1,15 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { loggerOptions } from '../../src/logger';
-import { adminAccounts, get, ROOT, startCli } from '../support/process';
+import { adminAccounts, get, ROOT, type Spawned, startCli } from '../support/process';
+
+/** The JSON log lines a CLI process wrote to stdout. */
+function jsonLines(em: Spawned): Record<string, any>[] {
+  return em
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, any>);
+}
 
 describe('request logs', () => {
   test('one JSON line a request: level by outcome, a readable message, no headers (so no token)', async () => {
@@ -18,12 +27,7 @@ describe('request logs', () => {
       });
       await get(`${list}?Page=1`, a!.token);
       await new Promise((r) => setTimeout(r, 150));
-      const entries = em
-        .stdout()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, any>)
-        .filter((e) => e['req']?.url?.includes('Calls.json'));
+      const entries = jsonLines(em).filter((e) => e['req']?.url?.includes('Calls.json'));
       const [ok, warned, bad, failed] = entries;
       expect(ok).toMatchObject({ level: 30, req: { method: 'GET' }, res: { statusCode: 200 } });
       expect(ok!['msg']).toMatch(new RegExp(`^GET /call/2012-04-24/Accounts/${a!.sid}/Calls.json 200 [0-9.]+ ms$`));
@@ -48,11 +52,7 @@ describe('request logs', () => {
       await get(`${list}?PageSize=1`, a!.token);
       await get(`${list}?Page=999`, a!.token);
       await new Promise((r) => setTimeout(r, 150));
-      const lines = em
-        .stdout()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, any>);
+      const lines = jsonLines(em);
       expect(lines.map((l) => [l['level'], l['res']?.statusCode])).toEqual([[40, 400]]);
     } finally {
       await em.stop();
@@ -64,12 +64,7 @@ describe('request logs', () => {
     try {
       await get(`${em.url}/__admin/health`);
       await new Promise((r) => setTimeout(r, 100));
-      expect(
-        em
-          .stdout()
-          .split('\n')
-          .filter((l) => l.startsWith('{')),
-      ).toEqual([]);
+      expect(jsonLines(em)).toEqual([]);
     } finally {
       await em.stop();
     }
