@@ -16,6 +16,9 @@ export interface AccountView {
   recordings: number;
 }
 
+/** A live sandbox as the admin API lists it: an account, and where it was forked from. */
+export type SandboxView = AccountView & { from: string; source: 'account' | 'state' };
+
 /** Filters of the request journal (`GET /__admin/requests`). */
 export interface JournalQuery {
   account?: string;
@@ -43,8 +46,10 @@ export interface EmulatorClient {
   addRecordings(accountSid: string, recordings?: RecordingInput | RecordingInput[]): Promise<Recording[]>;
   /** The request journal, newest first. */
   requests(query?: JournalQuery): Promise<JournalEntry[]>;
+  /** The live sandboxes, oldest first. */
+  sandboxes(): Promise<SandboxView[]>;
   /** A fork of an account for one test (see README, "Sandboxes"): its own sid, token, clock and writes. */
-  sandbox(from: string, options?: { name?: string; ttlSeconds?: number }): Promise<SandboxHandle>;
+  sandbox(from: string | SandboxState, options?: { name?: string; ttlSeconds?: number }): Promise<SandboxHandle>;
   /** Each client's walks over the lists (pages, duplicates, missed), oldest first; one account's when given. */
   walks(accountSid?: string): Promise<WalkReport[]>;
   /** The world's clock: it moves only when told (see README, "The clock"). */
@@ -64,12 +69,23 @@ export interface EmulatorClient {
   };
 }
 
+/** One account's state, as `GET /__admin/accounts/{sid}/state` exports it (see README, "State"). */
+export interface SandboxState {
+  format: 1;
+  seed: string;
+  clock: string;
+  now?: string;
+  account: Record<string, unknown>;
+}
+
 /** One test's sandbox: the account to point the code under test at, and what a test does to it. */
 export interface SandboxHandle {
   sid: string;
   token: string;
   /** The calls list of the sandbox, for code that takes a list URL. */
   callsUrl: string;
+  /** Its `Authorization` header (`Basic`, the token as user name), which both dialects accept. */
+  authorization: string;
   /** The sandbox's own clock. */
   clock: EmulatorClient['clock'];
   addCalls(calls?: CallInput | CallInput[]): Promise<Call[]>;
@@ -81,6 +97,10 @@ export interface SandboxHandle {
   fault(fault: Omit<FaultSpec, 'account'>): Promise<FaultView>;
   /** Back to what it was forked with, its clock too. */
   reset(): Promise<void>;
+  /** Its state: what `sandbox(state)` forks again, here or in another emulator. */
+  state(): Promise<SandboxState>;
+  /** A digest of what the API shows of it, its sid and token left out: equal for sandboxes taken through the same steps. */
+  hash(): Promise<string>;
   /** Ends the sandbox. */
   delete(): Promise<void>;
 }
@@ -144,6 +164,7 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
         sid: made.sid,
         token: made.token,
         callsUrl: `${base}/call/2012-04-24/Accounts/${made.sid}/Calls.json`,
+        authorization: `Basic ${Buffer.from(`${made.token}:`).toString('base64')}`,
         clock: {
           now: async () => (await admin<ClockView>('GET', `${own}/clock`)).now,
           advance: async (by) => admin<ClockView>('POST', `${own}/clock`, { advance: by }),
@@ -156,11 +177,14 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
         walks: async () => client.walks(made.sid),
         fault: async (fault) => client.faults.add({ ...fault, account: made.sid }),
         reset: async () => client.reset(made.sid),
+        state: async () => admin<SandboxState>('GET', `${account}/state`),
+        hash: async () => (await admin<{ hash: string }>('GET', `${account}/state/hash`)).hash,
         delete: async () => {
           await admin('DELETE', own);
         },
       };
     },
+    sandboxes: async () => (await admin<{ sandboxes: SandboxView[] }>('GET', '/sandboxes')).sandboxes,
     walks: async (accountSid) =>
       (
         await admin<{ walks: WalkReport[] }>(

@@ -117,7 +117,10 @@ export const problems = {
     'follows from the life of a call inserted live (status queued, ringing or in-progress); give end_time only',
   liveEnd:
     'a call inserted live (status queued, ringing or in-progress) needs the end_time it ends at, at least a second after its start',
-  sandboxFrom: 'must be the sid of the account to fork',
+  sandboxFrom: 'must be the sid of the account to fork, or a state (GET /__admin/accounts/{sid}/state)',
+  oneAccountState: (n: number) =>
+    `must hold one account to fork, not ${n}: export the one you want with GET /__admin/accounts/{sid}/state`,
+  ownClockOfSandbox: 'only a sandbox (sandbox_of) has a clock or seed of its own',
   trafficRate: 'must be a number of calls an hour, over 0 and at most 3600 (one a second)',
   clockAdvance:
     'must be an ISO 8601 duration in weeks, days, hours, minutes and seconds (PT5M, P1DT2H, PT0.5S) or a number of seconds, at least 0; years and months have no fixed length',

@@ -12,6 +12,8 @@ export {
   type FaultView,
   type JournalQuery,
   type SandboxHandle,
+  type SandboxState,
+  type SandboxView,
 } from './client';
 export { type Config, loadConfig } from './config';
 export { type EmulatorHandle, type EmulatorOptions, startEmulator } from './emulator';

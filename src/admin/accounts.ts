@@ -1,7 +1,7 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import { asObject, checkKeys, instantAt } from '../input/fields';
 import { validateAccount, validateFixtures } from '../store/fixtures';
-import { type AdminHandler, accountOf, accountView, clearHarness, created, ok } from './context';
+import { type AdminHandler, accountOf, accountView, clearHarness, created, endAccount, ok } from './context';
 
 /** `POST /__admin/reset`: every account back to the seed, created ones gone, journal and faults cleared. */
 export const resetAll: AdminHandler = (ctx, req) => {
@@ -41,7 +41,7 @@ export const getAccount: AdminHandler = (ctx, req) => ok(accountView(accountOf(c
 
 export const deleteAccount: AdminHandler = (ctx, req) => {
   const { sid } = accountOf(ctx, req).profile;
-  ctx.world.deleteAccount(sid);
+  endAccount(ctx, sid);
   return ok({ deleted: sid });
 };
 

@@ -62,6 +62,12 @@ export function accountView(a: Account) {
   };
 }
 
+/** Deletes an account (a sandbox too) and the faults scoped to it, which could never fire again. */
+export function endAccount(ctx: AdminContext, sid: string): void {
+  ctx.world.deleteAccount(sid);
+  ctx.faults.removeScopedTo(sid);
+}
+
 /** What a reset or a new seed also clears: the requests seen and the faults set. */
 export function clearHarness(ctx: AdminContext): void {
   ctx.journal.clear();

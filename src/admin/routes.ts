@@ -58,6 +58,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('GET', paths.state, state.getState),
   route('PUT', paths.state, state.putState, STATE_BODY_BYTES),
   route('GET', paths.stateHash, state.getStateHash),
+  route('GET', paths.accountState, state.getAccountState),
+  route('GET', paths.accountStateHash, state.getAccountStateHash),
 
   route('GET', paths.requests, journal.listRequests),
   route('DELETE', paths.requests, journal.clearRequests),

@@ -1,24 +1,28 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
+import { runSliced } from '../http/slices';
 import { asObject, checkKeys } from '../input/fields';
 import type { Account } from '../store/world';
 import { accountClockView, clockTarget } from './clock';
-import { type AdminContext, type AdminHandler, accountView, created, ok } from './context';
+import { type AdminContext, type AdminHandler, accountView, created, endAccount, ok } from './context';
+import { accountFromState } from './state';
 
 /** A sandbox as the admin API shows it: an account (with its token), and where it came from. */
 function sandboxView(ctx: AdminContext, a: Account) {
   const fork = ctx.world.sandboxes().find((s) => s.sid === a.profile.sid);
-  return { ...accountView(a), from: fork?.from ?? null };
+  return { ...accountView(a), from: fork?.from ?? null, source: fork?.source ?? null };
 }
 
 /**
- * `POST /__admin/sandboxes {"from": "<account sid>", "name"?}`: a fork of the account (its
- * records, its writes as they are now, its traffic) with its own sid and token, in O(1).
+ * `POST /__admin/sandboxes {"from": "<account sid>" | state, "name"?, "ttl_s"?}`: a fork of the
+ * account (its records, its writes as they are now, its clock and traffic) with its own sid and
+ * token, in O(1); or of the account a state export holds, made from the state's seed.
  */
-export const createSandbox: AdminHandler = (ctx, req) => {
+export const createSandbox: AdminHandler = async (ctx, req) => {
   const body = asObject(req.body(), 'body');
   checkKeys(body, 'body', ['from', 'name', 'ttl_s']);
   const from = body['from'];
-  if (typeof from !== 'string') throw new ValidationError('body.from', problems.sandboxFrom);
+  if (typeof from !== 'string' && (typeof from !== 'object' || from === null || Array.isArray(from)))
+    throw new ValidationError('body.from', problems.sandboxFrom);
   const name = body['name'];
   if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > 200)) {
     throw new ValidationError('body.name', problems.friendlyName);
@@ -28,9 +32,15 @@ export const createSandbox: AdminHandler = (ctx, req) => {
     throw new ValidationError('body.ttl_s', problems.intRange(1, 604_800, ttl));
   }
   // The body is checked whole before the account is looked up: a bad body is a 400 either way.
-  const parent = ctx.world.account(from);
-  if (parent === undefined) throw new ApiError(404, messages.noAccount(from));
-  const sandbox = ctx.world.forkAccount(parent, name);
+  let sandbox: Account;
+  if (typeof from === 'string') {
+    const parent = ctx.world.account(from);
+    if (parent === undefined) throw new ApiError(404, messages.noAccount(from));
+    sandbox = ctx.world.forkAccount(parent, name);
+  } else {
+    const { home, account } = await runSliced(accountFromState(from, 'body.from'));
+    sandbox = ctx.world.forkAccount(account, name, home);
+  }
   if (ttl !== undefined) expireLater(ctx, sandbox.profile.sid, ttl);
   return created({ ...sandboxView(ctx, sandbox), ...(ttl === undefined ? {} : { ttl_s: ttl }) });
 };
@@ -43,7 +53,7 @@ export const createSandbox: AdminHandler = (ctx, req) => {
 function expireLater(ctx: AdminContext, sid: string, ttl: number): void {
   const made = ctx.world.sandboxes().find((s) => s.sid === sid)?.made;
   setTimeout(() => {
-    if (ctx.world.sandboxes().some((s) => s.sid === sid && s.made === made)) ctx.world.deleteAccount(sid);
+    if (ctx.world.sandboxes().some((s) => s.sid === sid && s.made === made)) endAccount(ctx, sid);
   }, ttl * 1000).unref();
 }
 
@@ -81,6 +91,6 @@ export const moveSandboxClock: AdminHandler = (ctx, req) => {
 export const deleteSandbox: AdminHandler = (ctx, req) => {
   const sid = req.params['sid'] ?? '';
   if (!ctx.world.sandboxes().some((s) => s.sid === sid)) throw new ApiError(404, messages.noSandbox(sid));
-  ctx.world.deleteAccount(sid);
+  endAccount(ctx, sid);
   return ok({ status: 'deleted', sid });
 };

@@ -5,14 +5,18 @@ import { runSliced } from '../http/slices';
 import { asList, asObject, checkKeys, instantAt } from '../input/fields';
 import { accountAsFixture, validateAccount, validateFixtures } from '../store/fixtures';
 import type { Work } from '../store/order';
-import { World } from '../store/world';
+import { type Account, World } from '../store/world';
 import { VERSION } from '../version';
 import { callAsInput, callFromInput } from './call-input';
-import { type AdminHandler, ok } from './context';
+import { type AdminHandler, accountOf, ok } from './context';
 import { recordingAsInput, recordingFromInput } from './recording-input';
 
 const STATE_FORMAT = 1;
 const WRITES = [
+  'sandbox_of',
+  'seed',
+  'clock',
+  'now',
   'deleted_calls',
   'deleted_recordings',
   'inserted_calls',
@@ -28,18 +32,16 @@ const WRITES = [
  * records are not listed: the seed makes them again.
  */
 export function exportState(world: World): Record<string, unknown> {
-  return {
-    ...exportHead(world),
-    accounts: world.accounts().map((a) => ({
-      ...accountAsFixture({ ...a.spec, sid: a.profile.sid, token: a.profile.token }),
-      deleted_calls: a.calls.deletedIndexes().map((i) => a.calls.get(i).sid),
-      deleted_recordings: a.recordings.deletedIndexes().map((j) => a.recordings.get(j).sid),
-      inserted_calls: a.calls.insertedRecords().map(callAsInput),
-      inserted_recordings: a.recordings.insertedRecords().map(recordingAsInput),
-      call_inserts: a.calls.nextInsert,
-      recording_inserts: a.recordings.nextInsert,
-    })),
-  };
+  return { ...exportHead(world), accounts: world.accounts().map((a) => accountEntry(world, a)) };
+}
+
+/**
+ * One account's state (`GET /__admin/accounts/{sid}/state`): the seed and clock its records are
+ * made of, its clock, and the account as the world's export lists it. A sandbox can be forked
+ * from it (`POST /__admin/sandboxes {"from": state}`), here or in another emulator.
+ */
+export function exportAccountState(world: World, a: Account): Record<string, unknown> {
+  return { ...accountHead(world, a), account: accountEntry(world, a) };
 }
 
 /** The state's fields before its accounts. */
@@ -55,6 +57,49 @@ function exportHead(world: World) {
   };
 }
 
+/** An account state's fields before the account: its clock is its own (a sandbox's may differ from the world's). */
+function accountHead(_world: World, a: Account) {
+  // The account's own seed and reference instant: a sandbox forked from a state may have others than the world's.
+  const { seed, clockMs, nowMs } = a.context;
+  return {
+    format: STATE_FORMAT,
+    seed,
+    clock: isoMillis(clockMs),
+    ...(nowMs === clockMs ? {} : { now: isoMillis(nowMs) }),
+  };
+}
+
+/** An account's fields before its inserted records: identity, a sandbox's own clock and parent, deletions. */
+function entryHead(world: World, a: Account, identity = true): Record<string, unknown> {
+  const { sid: _sid, token: _token, friendly_name: _name, ...data } = accountAsFixture(a.spec);
+  const fork = world.sandboxes().find((s) => s.sid === a.profile.sid);
+  return {
+    ...(identity
+      ? accountAsFixture({ ...a.spec, sid: a.profile.sid, token: a.profile.token })
+      : { ...data, data_of: a.profile.dataOf }),
+    // Only sandboxes carry these, so exports and hashes of worlds without sandboxes are as before.
+    // Whom it was forked from is identity too: the account hash leaves it out.
+    ...(fork === undefined || !identity ? {} : { sandbox_of: fork.from }),
+    ...(identity && ownSeed(world, a) ? { seed: a.context.seed, clock: isoMillis(a.context.clockMs) } : {}),
+    ...(a.context.nowMs === world.nowMs || !identity ? {} : { now: isoMillis(a.context.nowMs) }),
+    deleted_calls: a.calls.deletedIndexes().map((i) => a.calls.get(i).sid),
+    deleted_recordings: a.recordings.deletedIndexes().map((j) => a.recordings.get(j).sid),
+  };
+}
+
+/** A sandbox forked from a state of another seed (or reference instant) makes its records from those. */
+const ownSeed = (world: World, a: Account) => a.context.seed !== world.seed || a.context.clockMs !== world.clockMs;
+
+function accountEntry(world: World, a: Account): Record<string, unknown> {
+  return {
+    ...entryHead(world, a),
+    inserted_calls: a.calls.insertedRecords().map(callAsInput),
+    inserted_recordings: a.recordings.insertedRecords().map(recordingAsInput),
+    call_inserts: a.calls.nextInsert,
+    recording_inserts: a.recordings.nextInsert,
+  };
+}
+
 function counter(value: unknown, at: string, atLeast: number): number {
   if (value === undefined) return atLeast;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < atLeast || value >= 2 ** 26) {
@@ -63,14 +108,32 @@ function counter(value: unknown, at: string, atLeast: number): number {
   return value;
 }
 
-/** One account of an export, with its writes, added to `scratch`. */
 /** Records imported between two yields: an import of 80,000 calls lets other requests in. */
 const RECORDS_PER_SLICE = 512;
 
-function* importAccount(scratch: World, raw: unknown, at: string): Work<void> {
+/** One account of an export, with its writes, added to `scratch`. */
+function* importAccount(scratch: World, raw: unknown, at: string): Work<Account> {
   const entry = asObject(raw, at);
   const spec = validateAccount(Object.fromEntries(Object.entries(entry).filter(([k]) => !WRITES.includes(k))), at);
-  const account = scratch.restoreAccount(spec);
+  const parent = entry['sandbox_of'];
+  if (parent !== undefined && (typeof parent !== 'string' || parent === ''))
+    throw new ValidationError(`${at}.sandbox_of`, problems.nonEmptyString);
+  const now = entry['now'] === undefined ? scratch.nowMs : instantAt(`${at}.now`, String(entry['now']));
+  if (now < scratch.clockMs)
+    throw new ValidationError(`${at}.now`, problems.clockBackwards(isoMillis(scratch.clockMs)));
+  const own = {
+    seed: entry['seed'] === undefined ? scratch.seed : stateHead({ format: STATE_FORMAT, ...entry }, at).seed,
+    clockMs: entry['clock'] === undefined ? scratch.clockMs : instantAt(`${at}.clock`, String(entry['clock'])),
+  };
+  for (const [field, differs] of [
+    ['now', now !== scratch.nowMs],
+    ['seed', own.seed !== scratch.seed],
+    ['clock', own.clockMs !== scratch.clockMs],
+  ] as const) {
+    if (differs && parent === undefined) throw new ValidationError(`${at}.${field}`, problems.ownClockOfSandbox);
+  }
+  // A sandbox comes back as one: its own clock (and seed), and what it has now is what its reset goes back to.
+  const account = parent === undefined ? scratch.restoreAccount(spec) : scratch.restoreSandbox(spec, parent, now, own);
   if (account.profile.sid !== spec.sid || account.profile.token !== spec.token) {
     throw new ValidationError(at, problems.ownAccount(account.profile.sid));
   }
@@ -102,6 +165,8 @@ function* importAccount(scratch: World, raw: unknown, at: string): Work<void> {
     counter(entry['call_inserts'], `${at}.call_inserts`, calls.length),
     counter(entry['recording_inserts'], `${at}.recording_inserts`, recordings.length),
   );
+  if (parent !== undefined) scratch.markForked(account);
+  return account;
 }
 
 /**
@@ -112,24 +177,47 @@ function* importAccount(scratch: World, raw: unknown, at: string): Work<void> {
 export function* importState(world: World, raw: unknown): Work<void> {
   const body = asObject(raw, 'state');
   checkKeys(body, 'state', ['format', 'seed', 'clock', 'now', 'fixtures', 'accounts']);
-  if (body['format'] !== STATE_FORMAT) throw new ValidationError('state.format', problems.stateFormat(STATE_FORMAT));
-  const seed = body['seed'];
-  if (typeof seed !== 'string' || seed === '') throw new ValidationError('state.seed', problems.nonEmptyString);
-  const clockMs = instantAt('state.clock', String(body['clock']));
+  const { seed, clockMs, now } = stateHead(body, 'state');
   // Built on a scratch world, so that a bad import changes nothing.
   const scratch = new World({ seed, clockMs, accounts: validateFixtures(body['fixtures'], 'state.fixtures') });
   scratch.clearAccounts();
-  if (body['now'] !== undefined) {
-    // The clock where the export left it: before the accounts, whose live traffic (and its deletions) depends on it.
-    const now = instantAt('state.now', String(body['now']));
-    if (now < clockMs) throw new ValidationError('state.now', problems.clockBackwards(isoMillis(clockMs)));
-    scratch.setClock(now);
-  }
+  // The clock where the export left it: before the accounts, whose live traffic (and its deletions) depends on it.
+  if (now !== undefined) scratch.setClock(now);
   for (const [i, a] of asList(body['accounts'], 'state.accounts').entries()) {
     yield* importAccount(scratch, a, `state.accounts[${i}]`);
   }
 
   world.replaceWith(scratch);
+}
+
+/**
+ * The account of a state (one account's export, or a world's export holding one account), built
+ * on a scratch world of the state's seed and clock, for a sandbox to be forked from: the
+ * sandbox then draws its records from that seed, whatever the running world's is.
+ */
+export function* accountFromState(raw: unknown, at: string): Work<{ home: World; account: Account }> {
+  const body = asObject(raw, at);
+  const single = body['account'] !== undefined;
+  checkKeys(body, at, ['format', 'seed', 'clock', 'now', ...(single ? ['account'] : ['fixtures', 'accounts'])]);
+  const { seed, clockMs, now } = stateHead(body, at);
+  const home = new World({ seed, clockMs, accounts: [] });
+  if (now !== undefined) home.setClock(now);
+  if (single) return { home, account: yield* importAccount(home, body['account'], `${at}.account`) };
+  const accounts = asList(body['accounts'], `${at}.accounts`);
+  if (accounts.length !== 1) throw new ValidationError(`${at}.accounts`, problems.oneAccountState(accounts.length));
+  return { home, account: yield* importAccount(home, accounts[0], `${at}.accounts[0]`) };
+}
+
+/** A state's format, seed, reference instant and clock, checked. */
+function stateHead(body: Record<string, unknown>, at: string): { seed: string; clockMs: number; now?: number } {
+  if (body['format'] !== STATE_FORMAT) throw new ValidationError(`${at}.format`, problems.stateFormat(STATE_FORMAT));
+  const seed = body['seed'];
+  if (typeof seed !== 'string' || seed === '') throw new ValidationError(`${at}.seed`, problems.nonEmptyString);
+  const clockMs = instantAt(`${at}.clock`, String(body['clock']));
+  if (body['now'] === undefined) return { seed, clockMs };
+  const now = instantAt(`${at}.now`, String(body['now']));
+  if (now < clockMs) throw new ValidationError(`${at}.now`, problems.clockBackwards(isoMillis(clockMs)));
+  return { seed, clockMs, now };
 }
 
 /** JSON text, in pieces: `json(value)` less its last character, to be continued. */
@@ -146,27 +234,51 @@ const open = (value: object) => JSON.stringify(value).slice(0, -1);
 export function* stateHash(world: World, publicUrl: string, paging: string, dialect = 'spec'): Work<string> {
   const hash = createHash('sha256');
   const { accounts: _accounts, ...head } = exportHead(world);
-  // The dialect changes links and file_uri; named only when not the default, so digests made
-  // before dialects existed still hold.
-  const options = dialect === 'spec' ? { paging } : { paging, dialect };
-  hash.update(`${open({ emulator: VERSION, ...options, public_url: publicUrl })},"state":${open(head)},"accounts":[`);
+  hash.update(`${hashPrefix(publicUrl, paging, dialect)},"state":${open(head)},"accounts":[`);
   for (const [i, a] of world.accounts().entries()) {
     if (i > 0) hash.update(',');
-    const fixture = accountAsFixture({ ...a.spec, sid: a.profile.sid, token: a.profile.token });
-    const deleted = {
-      deleted_calls: a.calls.deletedIndexes().map((j) => a.calls.get(j).sid),
-      deleted_recordings: a.recordings.deletedIndexes().map((j) => a.recordings.get(j).sid),
-    };
-    hash.update(`${open({ ...fixture, ...deleted })},"inserted_calls":[`);
-    yield* hashInChunks(hash, a.calls.insertedRecords(), callAsInput);
-    hash.update('],"inserted_recordings":[');
-    yield* hashInChunks(hash, a.recordings.insertedRecords(), recordingAsInput);
-    hash.update(
-      `],${JSON.stringify({ call_inserts: a.calls.nextInsert, recording_inserts: a.recordings.nextInsert }).slice(1)}`,
-    );
+    yield* hashAccount(hash, world, a, true);
   }
   hash.update(']}}');
   return hash.digest('hex');
+}
+
+/**
+ * A digest of what the API shows of one account, as `stateHash` is of the world, less the
+ * account's identity (sid, token, name): two sandboxes forked from one account and taken through
+ * the same steps have the same hash, whichever test worker forked them first.
+ * @example finish(accountStateHash(world, sandbox, 'http://127.0.0.1:8080', 'production')) // '9c1e…'
+ */
+export function* accountStateHash(
+  world: World,
+  a: Account,
+  publicUrl: string,
+  paging: string,
+  dialect = 'spec',
+): Work<string> {
+  const hash = createHash('sha256');
+  hash.update(`${hashPrefix(publicUrl, paging, dialect)},"state":${open(accountHead(world, a))},"account":`);
+  yield* hashAccount(hash, world, a, false);
+  hash.update('}}');
+  return hash.digest('hex');
+}
+
+function hashPrefix(publicUrl: string, paging: string, dialect: string): string {
+  // The dialect changes links and file_uri; named only when not the default, so digests made
+  // before dialects existed still hold.
+  const options = dialect === 'spec' ? { paging } : { paging, dialect };
+  return open({ emulator: VERSION, ...options, public_url: publicUrl });
+}
+
+/** An account's entry of the export, written into `hash` a piece at a time. */
+function* hashAccount(hash: ReturnType<typeof createHash>, world: World, a: Account, identity: boolean): Work<void> {
+  hash.update(`${open(entryHead(world, a, identity))},"inserted_calls":[`);
+  yield* hashInChunks(hash, a.calls.insertedRecords(), callAsInput);
+  hash.update('],"inserted_recordings":[');
+  yield* hashInChunks(hash, a.recordings.insertedRecords(), recordingAsInput);
+  hash.update(
+    `],${JSON.stringify({ call_inserts: a.calls.nextInsert, recording_inserts: a.recordings.nextInsert }).slice(1)}`,
+  );
 }
 
 /** Records as JSON, comma-separated, 512 at a time between yields. */
@@ -191,6 +303,18 @@ export const putState: AdminHandler = async (ctx, req) => {
     hash: await runSliced(stateHash(ctx.world, ctx.publicUrl, ctx.paging, ctx.dialect.name)),
   });
 };
+
+/** `GET /__admin/accounts/{sid}/state`: one account's state, a sandbox's with its own clock. */
+export const getAccountState: AdminHandler = (ctx, req) => ok(exportAccountState(ctx.world, accountOf(ctx, req)));
+
+/** `GET /__admin/accounts/{sid}/state/hash`: its digest, identity left out (see accountStateHash). */
+export const getAccountStateHash: AdminHandler = async (ctx, req) =>
+  ok({
+    hash: await runSliced(
+      accountStateHash(ctx.world, accountOf(ctx, req), ctx.publicUrl, ctx.paging, ctx.dialect.name),
+    ),
+    algorithm: 'sha256',
+  });
 
 export const getStateHash: AdminHandler = async (ctx) =>
   ok({ hash: await runSliced(stateHash(ctx.world, ctx.publicUrl, ctx.paging, ctx.dialect.name)), algorithm: 'sha256' });

@@ -103,6 +103,8 @@ export const adminRoutes = {
   call: `${ADMIN}/accounts/:sid/calls/:callSid`,
   recordings: `${ADMIN}/accounts/:sid/recordings`,
   recording: `${ADMIN}/accounts/:sid/recordings/:recordingSid`,
+  accountState: `${ADMIN}/accounts/:sid/state`,
+  accountStateHash: `${ADMIN}/accounts/:sid/state/hash`,
   state: `${ADMIN}/state`,
   stateHash: `${ADMIN}/state/hash`,
   requests: `${ADMIN}/requests`,

@@ -66,6 +66,8 @@ export interface WorldContext {
   seed: string;
   /** The reference instant, whole seconds since the epoch: seeded records lie before it. */
   clockSec: number;
+  /** The reference instant as given, milliseconds: what a state export names as `clock`. */
+  clockMs: number;
   /**
    * The world's clock now, milliseconds: the reference instant until it is moved (see
    * World.setClock). Seeded records never read it; inserts with no dates arrive at it.
@@ -80,7 +82,7 @@ export function makeWorldContext(seed: string, clockMs: number): WorldContext {
   const count = s.int(2, 3);
   const instanceIds: string[] = [];
   for (let i = 0; i < count; i++) instanceIds.push(`ID${s.hex(32)}`);
-  return { seed, clockSec: Math.floor(clockMs / 1000), nowMs: clockMs, instanceIds };
+  return { seed, clockSec: Math.floor(clockMs / 1000), clockMs, nowMs: clockMs, instanceIds };
 }
 
 /**

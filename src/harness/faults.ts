@@ -112,6 +112,13 @@ export class Faults {
     return this.list.length < before;
   }
 
+  /** Drops the faults scoped to an account that has gone: none of them can match again. */
+  removeScopedTo(account: string): number {
+    const before = this.list.length;
+    this.list = this.list.filter((f) => f.spec.account !== account);
+    return before - this.list.length;
+  }
+
   clear(): void {
     this.list = [];
     this.counter = 0;

@@ -65,10 +65,17 @@ export class AccountStore implements Account {
   fork(profile: AccountProfile, spec: AccountSpec): AccountStore {
     // Its own clock, starting where the parent's is: moving one never moves the other.
     const fork = new AccountStore({ ...this.context }, profile, spec);
-    fork.forkedAtMs = this.context.nowMs;
     fork.calls.shareSeeded(this.calls);
     fork.recordings.shareSeeded(this.recordings);
+    fork.markForked();
     return fork;
+  }
+
+  /** Its writes and clock now are what a reset goes back to: it behaves as a sandbox forked now. */
+  markForked(): void {
+    this.forkedAtMs = this.context.nowMs;
+    this.calls.markForked();
+    this.recordings.markForked();
   }
 
   /** Back to the seeded records: writes dropped, sort orders of the seeded records kept. */

@@ -293,10 +293,17 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   shareSeeded(from: Table<R, C>): void {
     this.columns = from.columns;
     this.seededOrders = from.seededOrders;
+    this.overlay.copyFrom(from.overlay);
+    this.clockRecords = from.clockRecords;
+    this.newestStale = true;
+    this.dropOrders();
+  }
+
+  /** The writes as they are now become what `clearWrites` goes back to. For the World only. */
+  markForked(): void {
     const kept = new Overlay<R>();
-    kept.copyFrom(from.overlay);
-    this.forkedWith = { overlay: kept, clockRecords: from.clockRecords };
-    this.clearWrites();
+    kept.copyFrom(this.overlay);
+    this.forkedWith = { overlay: kept, clockRecords: this.clockRecords };
   }
 
   /** Sets the insert counter, as a state import restores it. For the World only. */

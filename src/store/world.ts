@@ -22,6 +22,15 @@ export interface WorldSpec {
   accounts: readonly AccountSpec[];
 }
 
+/** Where a sandbox came from: a live account, or an account of a state export (`source: 'state'`). */
+export interface Fork {
+  from: string;
+  source: 'account' | 'state';
+  name: string;
+  /** Numbers the fork among those since the last reset: a TTL timer ends only the one it was set for. */
+  made: number;
+}
+
 /** The smallest name ordinal whose derived sid is free: re-creating a deleted account gives it back its sid. */
 function freeOrdinal(seed: string, friendlyName: string, taken: (sid: string) => boolean): number {
   let ordinal = 0;
@@ -70,7 +79,7 @@ export class World {
   private byToken = new Map<string, AccountStore>();
   private stateVersion = 0;
   /** Sandboxes by sid, with the account each was forked from; a reset ends them all. */
-  private forks = new Map<string, { from: string; name: string; made: number }>();
+  private forks = new Map<string, Fork>();
   /** Forks made since the last reset: numbers the next one's identity. */
   private forksMade = 0;
   /** --clock-rate: the clock follows a wall clock from an anchor (local use, not deterministic). */
@@ -168,8 +177,9 @@ export class World {
    * AccountStore.fork). O(1) in the size of the account. Its identity is drawn from the seed,
    * the parent and how many forks came before, so the same steps give the same sandboxes.
    */
-  forkAccount(parent: Account, name?: string): Account {
-    const source = this.store(parent);
+  forkAccount(parent: Account, name?: string, home: World = this): Account {
+    // From a state, the parent lives in a scratch world the import built (see admin/state.ts).
+    const source = home.store(parent);
     let sid: string;
     let token: string;
     do {
@@ -181,7 +191,13 @@ export class World {
     const spec: AccountSpec = { ...parent.spec, friendlyName, sid, token, dataOf: parent.profile.dataOf };
     const profile = { ...parent.profile, sid, token, friendlyName, email: accountEmail(friendlyName, sid) };
     const fork = source.fork(profile, spec);
-    this.forks.set(sid, { from: parent.profile.sid, name: friendlyName, made: this.forksMade });
+    const from = parent.profile.sid;
+    this.forks.set(sid, {
+      from,
+      source: home === this ? 'account' : 'state',
+      name: friendlyName,
+      made: this.forksMade,
+    });
     this.setList([...this.list, fork]);
     return fork;
   }
@@ -196,7 +212,7 @@ export class World {
   }
 
   /** The live sandboxes, in the order they were made. */
-  sandboxes(): { sid: string; from: string; name: string; made: number }[] {
+  sandboxes(): ({ sid: string } & Fork)[] {
     // A reseed or an import replaces the accounts without ending forks one by one: only live ones count.
     return [...this.forks].filter(([sid]) => this.bySid.has(sid)).map(([sid, f]) => ({ sid, ...f }));
   }
@@ -231,6 +247,9 @@ export class World {
     this.spec = other.spec;
     this.context = other.context;
     this.base = other.base;
+    // An import brings its sandboxes back as sandboxes: those live before it end with their accounts.
+    this.forks = other.forks;
+    this.forksMade = other.forksMade;
     this.anchor();
     this.setList([...other.list]);
   }
@@ -259,10 +278,39 @@ export class World {
     return this.createAccount(spec);
   }
 
+  /**
+   * A sandbox as a state import brings it back: an account of `spec` with its own clock at
+   * `nowMs`, forked from `from`. Its writes are replayed after; `markForked` then makes them what
+   * an account reset goes back to.
+   */
+  restoreSandbox(
+    spec: AccountSpec,
+    from: string,
+    nowMs: number,
+    own: { seed: string; clockMs: number } = this.spec,
+  ): Account {
+    const context =
+      own.seed === this.spec.seed && own.clockMs === this.spec.clockMs
+        ? { ...this.context, nowMs }
+        : { ...makeWorldContext(own.seed, own.clockMs), nowMs };
+    const store = new AccountStore(context, makeAccountProfile(own.seed, spec, 0), spec);
+    this.adopt(store);
+    this.forks.set(store.profile.sid, { from, source: 'account', name: spec.friendlyName, made: ++this.forksMade });
+    return store;
+  }
+
+  /** The sandbox's writes and clock as they are now become what an account reset returns it to. */
+  markForked(sandbox: Account): void {
+    this.store(sandbox).markForked();
+  }
+
   /** Adds an account; a ValidationError when its sid or token is taken. */
   createAccount(spec: AccountSpec): Account {
     const ordinal = freeOrdinal(this.spec.seed, spec.friendlyName, (sid) => this.bySid.has(sid));
-    const account = new AccountStore(this.context, makeAccountProfile(this.spec.seed, spec, ordinal), spec);
+    return this.adopt(new AccountStore(this.context, makeAccountProfile(this.spec.seed, spec, ordinal), spec));
+  }
+
+  private adopt(account: AccountStore): AccountStore {
     if (this.bySid.has(account.profile.sid)) throw new ValidationError('sid', problems.taken(account.profile.sid));
     if (this.byToken.has(account.profile.token))
       throw new ValidationError('token', problems.taken(account.profile.token));

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { messages } from '../../src/errors';
+import { messages, problems } from '../../src/errors';
 import { byCalls, makeEmulator } from '../support/app';
 
 type Item = Record<string, any>;
@@ -142,10 +142,143 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     );
   });
 
+  test('a sandbox has a state of its own: its clock, parent and writes; the world export carries them and an import brings it back as a sandbox', async () => {
+    const { app, parent, fork, insert, list } = setup();
+    const sb = (await fork({ from: parent.sid })).body;
+    await insert(sb.sid, [{ from: '+15550000021' }]);
+    await request(app).post(`/__admin/sandboxes/${sb.sid}/clock`).type('json').send('{"advance":"PT2H"}');
+    const own = (await request(app).get(`/__admin/accounts/${sb.sid}/state`)).body;
+    expect(own).toMatchObject({ format: 1, seed: 'callrec', now: '2025-06-01T14:00:00.000Z' });
+    expect(own.account).toMatchObject({ sid: sb.sid, sandbox_of: parent.sid, now: '2025-06-01T14:00:00.000Z' });
+    expect(own.account.inserted_calls.map((c: Item) => c['from'])).toEqual(['+15550000021']);
+    // The parent's own export knows nothing of it.
+    expect((await request(app).get(`/__admin/accounts/${parent.sid}/state`)).body.account.inserted_calls).toEqual([]);
+    const world = (await request(app).get('/__admin/state')).body;
+    expect(world.now).toBeUndefined();
+    expect(world.accounts.find((a: Item) => a['sid'] === sb.sid)).toEqual(own.account);
+
+    const other = setup();
+    expect((await request(other.app).put('/__admin/state').type('json').send(JSON.stringify(world))).status).toBe(200);
+    expect((await request(other.app).get('/__admin/sandboxes')).body.sandboxes).toEqual([
+      expect.objectContaining({ sid: sb.sid, from: parent.sid }),
+    ]);
+    expect((await request(other.app).get(`/__admin/sandboxes/${sb.sid}/clock`)).body.now).toBe(
+      '2025-06-01T14:00:00.000Z',
+    );
+    expect((await request(other.app).get('/__admin/clock')).body.now).toBe('2025-06-01T12:00:00.000Z');
+    expect(JSON.stringify(await other.list(sb.sid, sb.token))).toBe(JSON.stringify(await list(sb.sid, sb.token)));
+    // An imported sandbox resets to what it was imported with.
+    await other.insert(sb.sid, [{ from: '+15550000022' }]);
+    await request(other.app).post(`/__admin/accounts/${sb.sid}/reset`).type('json');
+    expect(JSON.stringify(await other.list(sb.sid, sb.token))).toBe(JSON.stringify(await list(sb.sid, sb.token)));
+    // Only a sandbox has a clock of its own.
+    const bad = structuredClone(world);
+    bad.accounts[0].now = '2025-06-01T13:00:00.000Z';
+    const refused = await request(other.app).put('/__admin/state').type('json').send(JSON.stringify(bad));
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain(problems.ownClockOfSandbox);
+  });
+
+  test('an account hash leaves identity out: sandboxes taken through the same steps hash alike, in any fork order', async () => {
+    const { app, parent, fork, insert } = setup();
+    const hash = async (sid: string) => (await request(app).get(`/__admin/accounts/${sid}/state/hash`)).body.hash;
+    const worldHash = async () => (await request(app).get('/__admin/state/hash')).body.hash;
+    const before = { parent: await hash(parent.sid), world: await worldHash() };
+    const x = (await fork({ from: parent.sid })).body;
+    const y = (await fork({ from: parent.sid, name: 'other name' })).body;
+    expect(await hash(x.sid)).toBe(await hash(y.sid));
+    await insert(x.sid, [{ from: '+15550000031' }]);
+    expect(await hash(x.sid)).not.toBe(await hash(y.sid));
+    await insert(y.sid, [{ from: '+15550000031' }]);
+    expect(await hash(x.sid)).toBe(await hash(y.sid));
+    await request(app).post(`/__admin/sandboxes/${y.sid}/clock`).type('json').send('{"advance":60}');
+    expect(await hash(x.sid)).not.toBe(await hash(y.sid));
+    expect(await hash(parent.sid)).toBe(before.parent);
+    expect(await worldHash()).not.toBe(before.world);
+    await request(app).post('/__admin/reset?force=true').type('json');
+    expect(await worldHash()).toBe(before.world);
+    expect((await request(app).get(`/__admin/accounts/AC${'0'.repeat(32)}/state/hash`)).status).toBe(404);
+  });
+
+  test('a sandbox forks from a state: one account export, here or in an emulator of another seed', async () => {
+    const { app, parent, fork, insert, list } = setup();
+    const sb = (await fork({ from: parent.sid })).body;
+    await insert(sb.sid, [{ from: '+15550000041' }]);
+    await request(app).post(`/__admin/sandboxes/${sb.sid}/clock`).type('json').send('{"advance":"PT1H"}');
+    await request(app).delete(
+      `/__admin/accounts/${sb.sid}/calls/${(await list(sb.sid, sb.token, 'PageSize=2')).calls[1].sid}`,
+    );
+    const state = (await request(app).get(`/__admin/accounts/${sb.sid}/state`)).body;
+    const want = withoutAccount((await list(sb.sid, sb.token)).calls);
+
+    const elsewhere = makeEmulator({ seed: 'another seed' });
+    const made = await request(elsewhere.app)
+      .post('/__admin/sandboxes')
+      .type('json')
+      .send(JSON.stringify({ from: state, name: 'from a state' }));
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ friendly_name: 'from a state', from: sb.sid, source: 'state' });
+    const got = (
+      await request(elsewhere.app)
+        .get(`/call/2012-04-24/Accounts/${made.body.sid}/Calls.json?PageSize=448`)
+        .auth(made.body.token, '')
+    ).body;
+    expect(withoutAccount(got.calls)).toEqual(want);
+    expect((await request(elsewhere.app).get(`/__admin/sandboxes/${made.body.sid}/clock`)).body.now).toBe(
+      '2025-06-01T13:00:00.000Z',
+    );
+    // Its hash is the exported sandbox's: the same records, writes and clock.
+    const hashOf = async (a: typeof app, sid: string) =>
+      (await request(a).get(`/__admin/accounts/${sid}/state/hash`)).body.hash;
+    expect(await hashOf(elsewhere.app, made.body.sid)).toBe(await hashOf(app, sb.sid));
+
+    // The world's export names the seed such a sandbox draws from; an import makes the same records.
+    const exported = (await request(elsewhere.app).get('/__admin/state')).body;
+    expect(exported.accounts.at(-1)).toMatchObject({ seed: 'callrec', sandbox_of: sb.sid });
+    const third = makeEmulator({ seed: 'a third seed' });
+    const imported = await request(third.app).put('/__admin/state').type('json').send(JSON.stringify(exported));
+    expect(imported.status).toBe(200);
+    const again = (
+      await request(third.app)
+        .get(`/call/2012-04-24/Accounts/${made.body.sid}/Calls.json?PageSize=448`)
+        .auth(made.body.token, '')
+    ).body;
+    expect(again.calls).toEqual(got.calls);
+
+    // A world's export forks when it holds one account; otherwise the message says what to send.
+    const whole = (await request(app).get('/__admin/state')).body;
+    const many = await fork({ from: whole });
+    expect(many.status).toBe(400);
+    expect(many.body.message).toContain(problems.oneAccountState(whole.accounts.length));
+    const one = { ...whole, accounts: [whole.accounts.find((a: Item) => a['sid'] === parent.sid)] };
+    expect((await fork({ from: one })).status).toBe(201);
+    const wrongFormat = await fork({ from: { ...state, format: 2 } });
+    expect(wrongFormat.status).toBe(400);
+    expect(wrongFormat.body.message).toContain('body.from.format');
+  });
+
+  test('ending a sandbox (or any account) drops the faults scoped to it, and only those', async () => {
+    const { app, parent, fork } = setup();
+    const sb = (await fork({ from: parent.sid })).body;
+    const fault = (body: unknown) => request(app).post('/__admin/faults').type('json').send(JSON.stringify(body));
+    await fault({ account: sb.sid, status: 500 });
+    const kept = (await fault({ account: parent.sid, status: 502 })).body;
+    const global = (await fault({ path: '/nowhere', status: 503 })).body;
+    await request(app).delete(`/__admin/sandboxes/${sb.sid}`);
+    expect((await request(app).get('/__admin/faults')).body.faults.map((f: Item) => f['id'])).toEqual([
+      kept.id,
+      global.id,
+    ]);
+    await request(app).delete(`/__admin/accounts/${parent.sid}`);
+    expect((await request(app).get('/__admin/faults')).body.faults.map((f: Item) => f['id'])).toEqual([global.id]);
+  });
+
   test.each([
     [{ from: 'x', ttl_s: 0 }, 400],
     [{}, 400],
     [{ from: 42 }, 400],
+    [{ from: [] }, 400],
+    [{ from: { format: 1 } }, 400],
     [{ from: `AC${'0'.repeat(32)}` }, 404],
     [{ from: 'x', extra: 1 }, 400],
   ])('%j is refused with %d', async (body, status) => {

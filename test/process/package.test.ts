@@ -98,6 +98,74 @@ describe('the npm package', () => {
     expect(result).toBe('');
   }, 120_000);
 
+  test('the test-runner entry points: types under node16 resolution, and the jest preset from the tarball', async () => {
+    const consumer = join(dir, 'consumer');
+    writeFileSync(
+      join(consumer, 'tsconfig.runners.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          module: 'node16',
+          moduleResolution: 'node16',
+          target: 'ES2022',
+          types: ['node'],
+          esModuleInterop: true,
+          noEmit: true,
+        },
+        files: ['runners.ts'],
+      }),
+    );
+    writeFileSync(
+      join(consumer, 'runners.ts'),
+      [
+        "import * as jestRunner from 'callrec-emulator/jest';",
+        "import * as nodeRunner from 'callrec-emulator/node-test';",
+        "import * as vitestRunner from 'callrec-emulator/vitest';",
+        "import setup = require('callrec-emulator/vitest/setup');",
+        "import type { SandboxHandle } from 'callrec-emulator';",
+        "export const a: () => SandboxHandle = jestRunner.useSandbox('Acme Support Line', { ttlSeconds: 60 });",
+        "export const b: () => SandboxHandle = nodeRunner.useSandbox('Acme Support Line');",
+        'export const c = vitestRunner.useSandbox;',
+        'export const d: () => Promise<() => Promise<void>> = setup;',
+        'export const e = async () => (await jestRunner.emulator().sandboxes()).map((s) => s.from);',
+      ].join('\n'),
+    );
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await exec(process.execPath, [tsc, '-p', join(consumer, 'tsconfig.runners.json')]).then(
+      () => '',
+      (err: { stdout?: string }) => err.stdout ?? String(err),
+    );
+    expect(result).toBe('');
+
+    // jest, from this checkout, on a suite in the installed app: the preset and helper come from the tarball.
+    const app = join(dir, 'app');
+    writeFileSync(
+      join(app, 'jest.config.js'),
+      "module.exports = { preset: 'callrec-emulator/jest', rootDir: __dirname, testMatch: ['<rootDir>/*.test.js'] };",
+    );
+    writeFileSync(
+      join(app, 'sandbox.test.js'),
+      [
+        "const { useSandbox } = require('callrec-emulator/jest');",
+        "const sandbox = useSandbox('Acme Support Line');",
+        "test('a sandbox of the installed package', async () => {",
+        '  const res = await fetch(sandbox().callsUrl, { headers: { Authorization: sandbox().authorization } });',
+        '  expect((await res.json()).total).toBe(448);',
+        '});',
+      ].join('\n'),
+    );
+    const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+    const run = await exec(process.execPath, [jest, '-c', join(app, 'jest.config.js')], {
+      cwd: app,
+      env: { ...process.env, CALLREC_URL: '' },
+    }).then(
+      (r) => r.stdout + r.stderr,
+      (err: { stdout?: string; stderr?: string }) => `${err.stdout}${err.stderr}`,
+    );
+    expect(run).toContain('Tests:       1 passed, 1 total');
+  }, 120_000);
+
   test('npx callrec-emulator --help', async () => {
     const { stdout } = await exec('npx', ['--no-install', 'callrec-emulator', '--help'], { cwd: join(dir, 'app') });
     expect(stdout).toContain('Usage: callrec-emulator');

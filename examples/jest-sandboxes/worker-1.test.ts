@@ -1,0 +1,3 @@
+import { isolationSuite } from './isolation';
+
+isolationSuite(1, 30);

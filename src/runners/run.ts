@@ -1,0 +1,109 @@
+import { type AccountView, connect, type EmulatorClient, type SandboxHandle } from '../client';
+import { type EmulatorHandle, type EmulatorOptions, startEmulator } from '../emulator';
+
+/**
+ * What a test runner's setup hands its workers, through the environment they inherit: the
+ * emulator's URL, and its admin token when it has one. This is the test side, not the server:
+ * config.ts stays the one reader of the server's environment.
+ */
+export const URL_ENV = 'CALLREC_URL';
+export const ADMIN_TOKEN_ENV = 'CALLREC_ADMIN_TOKEN';
+
+/** The emulator this process started for the run, kept where globalTeardown (same process) finds it. */
+const RUNNING = Symbol.for('callrec-emulator.run');
+type Holder = { [RUNNING]?: EmulatorHandle };
+
+/**
+ * Starts one emulator for the whole run and hands its URL to the workers, unless the
+ * environment already names a running one (`CALLREC_URL`, e.g. a compose service), which is
+ * then used as it is.
+ * @example await startForRun({ seed: 'ci' }); process.env.CALLREC_URL // 'http://127.0.0.1:40123'
+ */
+export async function startForRun(options: EmulatorOptions = {}): Promise<void> {
+  if ((process.env[URL_ENV] ?? '') !== '') return;
+  const em = await startEmulator(options);
+  (globalThis as Holder)[RUNNING] = em;
+  process.env[URL_ENV] = em.url;
+  if (options.adminToken !== undefined) process.env[ADMIN_TOKEN_ENV] = options.adminToken;
+}
+
+/** Stops the emulator `startForRun` started, if it did; a run in watch mode then starts a fresh one. */
+export async function stopForRun(): Promise<void> {
+  const em = (globalThis as Holder)[RUNNING];
+  if (em === undefined) return;
+  delete (globalThis as Holder)[RUNNING];
+  delete process.env[URL_ENV];
+  delete process.env[ADMIN_TOKEN_ENV];
+  await em.close();
+}
+
+/**
+ * The client of the run's emulator, in a worker.
+ * @example await emulator().clock.now() // '2025-06-01T12:00:00.000Z'
+ */
+export function emulator(): EmulatorClient {
+  const url = process.env[URL_ENV];
+  if (url === undefined || url === '') {
+    throw new Error(
+      `callrec-emulator: ${URL_ENV} is not set: start the emulator in the run's setup (see README, "Test runners")`,
+    );
+  }
+  const token = process.env[ADMIN_TOKEN_ENV];
+  return connect(url, token === undefined || token === '' ? {} : { adminToken: token });
+}
+
+/** A runner's per-test hooks, as `sandboxPerTest` needs them; `name` is the test's, when the runner says it. */
+export interface TestHooks {
+  beforeEach(fn: (name?: string) => Promise<void>): void;
+  afterEach(fn: () => Promise<void>): void;
+}
+
+export interface SandboxOptions {
+  /** The sandbox's name (default: the test's name). */
+  name?: string;
+  /** Ends the sandbox by itself after this long should the worker die first (default 3600 s). */
+  ttlSeconds?: number;
+}
+
+/** Whether a string is an account sid rather than an account's friendly name. */
+const isSid = (s: string) => /^AC[0-9a-f]{32}$/.test(s);
+
+/** The fixture account named `from` (its sid, or its friendly name), never a sandbox of the same name. */
+async function accountNamed(client: EmulatorClient, from: string): Promise<string> {
+  if (isSid(from)) return from;
+  const [accounts, sandboxes] = await Promise.all([client.accounts(), client.sandboxes()]);
+  const forks = new Set(sandboxes.map((s) => s.sid));
+  const found = accounts.filter((a: AccountView) => !forks.has(a.sid) && a.friendly_name === from);
+  if (found[0] === undefined) {
+    const names = accounts.filter((a) => !forks.has(a.sid)).map((a) => JSON.stringify(a.friendly_name));
+    throw new Error(`callrec-emulator: no account named ${JSON.stringify(from)}; there are ${names.join(', ')}`);
+  }
+  return found[0].sid;
+}
+
+/**
+ * A sandbox for every test: forked from the fixture account `from` (sid or friendly name) before
+ * each test, deleted after it. Returns the getter of the current test's sandbox.
+ * @example const sandbox = sandboxPerTest(hooks, 'Acme Support Line'); … sandbox().callsUrl
+ */
+export function sandboxPerTest(hooks: TestHooks, from: string, options: SandboxOptions = {}): () => SandboxHandle {
+  let current: SandboxHandle | null = null;
+  hooks.beforeEach(async (testName) => {
+    const client = emulator();
+    const name = options.name ?? testName;
+    current = await client.sandbox(await accountNamed(client, from), {
+      ttlSeconds: options.ttlSeconds ?? 3600,
+      ...(name === undefined || name.trim() === '' ? {} : { name: name.slice(0, 200) }),
+    });
+  });
+  hooks.afterEach(async () => {
+    const done = current;
+    current = null;
+    await done?.delete();
+  });
+  return () => {
+    if (current === null)
+      throw new Error('callrec-emulator: a sandbox exists inside a test only (beforeEach to afterEach)');
+    return current;
+  };
+}
