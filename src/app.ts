@@ -4,6 +4,7 @@ import express from 'express';
 import type { AdminContext } from './admin/context';
 import { mountAdmin } from './admin/mount';
 import type { StateDef } from './admin/provider-states';
+import type { UiAsset } from './admin/ui';
 import { RenderCache, type RenderCacheOptions } from './cache/render-cache';
 import { ADMIN, DIALECTS, type DialectName, fileBaseOf } from './format/uris';
 import { frontDoor } from './front-door';
@@ -37,6 +38,8 @@ export interface AppDeps {
   logger?: RequestLogger | null;
   /** Allow browser apps from any origin. */
   cors?: boolean;
+  /** The inspector's files (see load.ts `loadUi`); none when absent. */
+  ui?: ReadonlyMap<string, UiAsset>;
   /** Pact provider states by name (see `--states`). */
   states?: ReadonlyMap<string, StateDef>;
   /** Seconds since start, for the health check; never shapes data. */
@@ -80,6 +83,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     journal,
     faults,
     states: deps.states ?? new Map(),
+    ui: deps.ui ?? new Map(),
     publicUrl: deps.publicUrl,
     paging: deps.paging,
     dialect,

@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { callsListPath, callsListUri, RESTCOMM_MOUNT } from './format/uris';
+import { adminRoutes, callsListPath, callsListUri, RESTCOMM_MOUNT } from './format/uris';
 import type { RunningEmulator } from './server';
 
 /** The start-up text: where it listens, the accounts and their tokens, one curl to paste. */
@@ -36,5 +36,8 @@ export function banner(em: RunningEmulator, config: Readonly<Config>): string {
   } else if (first !== undefined) {
     lines.push(`Try: curl -u ${first.profile.token}: ${em.url}${callsListPath(first.profile.sid)}`);
   }
+  lines.push(
+    `Inspector: ${em.url}${adminRoutes.ui}${config.adminToken === null ? '' : ' (password: the admin token)'}`,
+  );
   return `${lines.join('\n')}\n`;
 }

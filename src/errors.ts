@@ -179,7 +179,8 @@ export const messages = {
   rateLimited: (limit: number, windowS: number) =>
     `Rate limit injected by the emulator: more than ${limit} requests in ${windowS} s`,
   injected: (status: number) => `Status ${status} injected by the emulator`,
-  adminUnauthorized: 'The admin API needs Authorization: Bearer <admin token> (--admin-token)',
+  adminUnauthorized:
+    'The admin API needs Authorization: Bearer <admin token> (--admin-token); a browser may give it as the password of Basic auth',
   adminHost: (host: string) =>
     `The admin API answers only requests for this machine (Host ${JSON.stringify(host)} is not a loopback name, the listening address or one given with --admin-hosts)`,
   adminJsonOnly: (method: string) =>
@@ -197,6 +198,10 @@ export const messages = {
     `No resource at ${method} ${path}: the path has the ${prefix} prefix twice (the recordings list's links carry it already); request ${instead}`,
   noFault: (id: string) => `No fault ${id}`,
   noSandbox: (sid: string) => `No sandbox ${sid}`,
+  noUi: 'The inspector is not in this build: its files (ui/) were not found beside dist/',
+  noUiFile: (name: string) => `No file ${JSON.stringify(name)} in the inspector`,
+  noJournalEntry: (id: string) =>
+    `No journal entry ${JSON.stringify(id)}: it may have left the journal (see GET /__admin/requests for those held)`,
   resetSandboxes: (sids: readonly string[]) =>
     `A reset would end the ${sids.length} live sandbox${sids.length === 1 ? '' : 'es'} (${sids.join(', ')}): delete them, or POST /__admin/reset?force=true`,
   unknownState: (name: string, known: readonly string[]) =>

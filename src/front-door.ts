@@ -78,7 +78,7 @@ function requestLog(logger: RequestLogger | null) {
 }
 
 /** Writes an injected response or cuts the connection, as a fault says. */
-function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, proceed: () => void): void {
+function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, ex: Exchange, proceed: () => void): void {
   if (action.cut === 'connection_reset') {
     // An RST, as a crashed or overloaded upstream gives: the client sees ECONNRESET.
     req.socket.resetAndDestroy();
@@ -87,7 +87,8 @@ function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, pro
     req.socket.end();
   } else if (action.respond !== undefined) {
     const { status, body, headers } = action.respond;
-    res.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(body) });
+    ex.sentHeaders = { ...headers, 'Content-Length': Buffer.byteLength(body) };
+    res.writeHead(status, ex.sentHeaders);
     res.end(body);
   } else {
     proceed();
@@ -113,6 +114,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
       if (hit !== undefined) {
         ex.warnings = hit.warnings;
         ex.walk = hit.walk ?? null;
+        ex.sentHeaders = hit.headers;
         res.writeHead(200, hit.headers);
         res.end(hit.body);
         return;
@@ -152,14 +154,17 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         fault: action === null ? null : { id: action.id, effect: action.effect },
         walk: res.statusCode === 200 ? ex.walk : null,
         credentials: ex.walk === null ? null : (req.headers.authorization ?? ''),
+        requestHeaders: req.rawHeaders,
+        // A copy (node hands one out): the answer's headers as they went, for the journal's detail.
+        responseHeaders: res.headersSent ? (ex.sentHeaders ?? res.getHeaders()) : undefined,
       });
     });
     if (action === null) {
       proceed(req, res, ex);
     } else if (action.delayMs > 0) {
-      setTimeout(() => act(action, req, res, () => proceed(req, res, ex)), action.delayMs);
+      setTimeout(() => act(action, req, res, ex, () => proceed(req, res, ex)), action.delayMs);
     } else {
-      act(action, req, res, () => proceed(req, res, ex));
+      act(action, req, res, ex, () => proceed(req, res, ex));
     }
   };
 }

@@ -1,5 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import { parseStates, type StateDef } from './admin/provider-states';
+import type { UiAsset } from './admin/ui';
 import type { Config } from './config';
 import { problems, ValidationError } from './errors';
 import type { AccountSpec } from './generators/account';
@@ -44,6 +46,30 @@ function readBytes(path: string, what: string): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+const UI_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+/** Where the inspector's files are: `ui/` beside `src/` and `dist/`, in the repository and in the package. */
+export const UI_DIR = resolve(__dirname, '..', 'ui');
+
+/**
+ * The inspector's files by name (a flat folder of plain modules, no build), read once at
+ * start-up. A checkout or image without them serves none: `/__admin/ui` then says so.
+ */
+export function loadUi(dir: string = UI_DIR): ReadonlyMap<string, UiAsset> {
+  const assets = new Map<string, UiAsset>();
+  if (!existsSync(dir)) return assets;
+  for (const name of readdirSync(dir).sort()) {
+    const type = UI_TYPES[extname(name)];
+    if (type !== undefined) assets.set(name, { bytes: readBytes(join(dir, name), 'ui'), type });
+  }
+  return assets;
 }
 
 /** Reads and checks a provider states file. */

@@ -4,7 +4,7 @@ import { createApp, type EmulatorApp } from './app';
 import type { Config } from './config';
 import { ValidationError } from './errors';
 import { answerNodeErrors, capConnections, HEADERS_TIMEOUT_MS } from './http/connections';
-import { loadInputs } from './load';
+import { loadInputs, loadUi } from './load';
 import { createLogger } from './logger';
 import { World } from './store/world';
 
@@ -73,6 +73,7 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
     // The listening address is this machine's too (a wildcard one is not a name a client sends).
     adminHosts: ['0.0.0.0', '::'].includes(config.host) ? config.adminHosts : [...config.adminHosts, config.host],
     states: inputs.states,
+    ui: loadUi(),
     cors: config.cors,
     logger: createLogger(config.logLevel, process.stdout.isTTY === true),
     cache: { itemBytes: (config.cacheMb * 2 ** 20) / 3, responseBytes: (config.cacheMb * 2 ** 20 * 2) / 3 },

@@ -5,6 +5,7 @@ import type { Journal } from '../harness/journal';
 import type { PagingProfile } from '../query/paging';
 import type { Account, World } from '../store/world';
 import type { StateDef } from './provider-states';
+import type { UiAsset } from './ui';
 
 /** Everything an admin handler may read or change. */
 export interface AdminContext {
@@ -12,6 +13,8 @@ export interface AdminContext {
   journal: Journal;
   faults: Faults;
   states: ReadonlyMap<string, StateDef>;
+  /** The inspector's files by name. */
+  ui: ReadonlyMap<string, UiAsset>;
   /** Base of `file_uri`, without a trailing slash. */
   publicUrl: string;
   paging: PagingProfile;
@@ -32,7 +35,9 @@ export interface AdminRequest {
 }
 
 /** What a handler answers: JSON with a status, or bytes of a type. */
-export type AdminReply = { status: 200 | 201; json: unknown } | { status: 200; bytes: Buffer; type: string };
+export type AdminReply =
+  | { status: 200 | 201; json: unknown }
+  | { status: 200; bytes: Buffer; type: string; headers?: Readonly<Record<string, string>> };
 
 /** A handler answers at once, or (long work, done in slices) later. */
 export type AdminHandler = (ctx: AdminContext, req: AdminRequest) => AdminReply | Promise<AdminReply>;

@@ -60,6 +60,18 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+/**
+ * Basic auth whose password is the admin token (any user name): what a browser sends once asked.
+ * It changes nothing for cross-site requests: mutations still need a JSON body (`jsonOnly`).
+ */
+function basicWith(header: string, token: string): boolean {
+  const m = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header);
+  if (m === null) return false;
+  const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 && sameSecret(decoded.slice(colon + 1), token);
+}
+
 export interface GuardOptions {
   /** Bearer token every admin call but the health check needs; null for none. */
   token: string | null;
@@ -74,13 +86,20 @@ export interface GuardOptions {
  */
 export function adminGuard(options: GuardOptions): RequestHandler {
   const expected = options.token === null ? null : `Bearer ${options.token}`;
+  const token = options.token;
   return (req, res, next) => {
     const ex = exchangeOf(req);
     if (isHealth(req.method, ex.path)) return next();
     if (!hostAllowed(req.headers.host, options.hosts))
       throw new ApiError(403, messages.adminHost(req.headers.host ?? ''));
-    if (expected !== null && !sameSecret(req.get('authorization') ?? '', expected)) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="callrec-emulator admin"');
+    const given = req.get('authorization') ?? '';
+    if (expected !== null && token !== null && !sameSecret(given, expected) && !basicWith(given, token)) {
+      // A browser opening the inspector cannot send a bearer token: it asks for a password, once.
+      const ui = ex.path === adminRoutes.ui || ex.path.startsWith(`${adminRoutes.ui}/`);
+      res.setHeader(
+        'WWW-Authenticate',
+        ui ? 'Basic realm="callrec-emulator admin"' : 'Bearer realm="callrec-emulator admin"',
+      );
       throw new ApiError(401, messages.adminUnauthorized);
     }
     next();

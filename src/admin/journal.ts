@@ -1,4 +1,4 @@
-import { problems, ValidationError } from '../errors';
+import { ApiError, messages, problems, ValidationError } from '../errors';
 import type { JournalFilter } from '../harness/journal';
 import { instantAt } from '../input/fields';
 import { type AdminHandler, ok } from './context';
@@ -39,6 +39,14 @@ export const listRequests: AdminHandler = (ctx, req) => {
   const { journal } = ctx;
   const requests = journal.list(journalFilter(req.query, journal.size));
   return ok({ requests, size: journal.size, held: journal.count, seen: journal.seen });
+};
+
+/** `GET /__admin/requests/{id}`: one entry with the headers of the request and of its answer. */
+export const getRequest: AdminHandler = (ctx, req) => {
+  const id = req.params['id'] ?? '';
+  const found = /^[1-9]\d{0,15}$/.test(id) ? ctx.journal.detail(Number(id)) : undefined;
+  if (found === undefined) throw new ApiError(404, messages.noJournalEntry(id));
+  return ok(found);
 };
 
 export const clearRequests: AdminHandler = (ctx) => {

@@ -21,6 +21,7 @@ function adminRequest(req: Request): AdminRequest {
 function send(res: Response, reply: AdminReply): void {
   if ('bytes' in reply) {
     res.status(reply.status).setHeader('Content-Type', reply.type);
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     res.end(reply.bytes);
   } else {
     res.status(reply.status).json(reply.json);

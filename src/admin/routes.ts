@@ -10,6 +10,7 @@ import * as states from './provider-states';
 import * as records from './records';
 import * as sandboxes from './sandboxes';
 import * as state from './state';
+import * as ui from './ui';
 import * as walkReports from './walks';
 
 export type AdminMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -63,6 +64,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 
   route('GET', paths.requests, journal.listRequests),
   route('DELETE', paths.requests, journal.clearRequests),
+  route('GET', paths.request, journal.getRequest),
   route('GET', paths.walks, walkReports.listWalks),
 
   route('GET', paths.faults, faults.listFaults),
@@ -70,6 +72,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('DELETE', paths.faults, faults.clearFaults),
   route('GET', paths.fault, faults.getFault),
   route('DELETE', paths.fault, faults.deleteFault),
+
+  route('GET', paths.ui, ui.uiPage),
+  route('GET', paths.uiFile, ui.uiFile),
 
   route('GET', paths.providerStates, states.listStates),
   route('POST', paths.providerStates, states.setState),

@@ -108,6 +108,7 @@ export const adminRoutes = {
   state: `${ADMIN}/state`,
   stateHash: `${ADMIN}/state/hash`,
   requests: `${ADMIN}/requests`,
+  request: `${ADMIN}/requests/:id`,
   walks: `${ADMIN}/walks`,
   sandboxes: `${ADMIN}/sandboxes`,
   sandbox: `${ADMIN}/sandboxes/:sid`,
@@ -116,6 +117,8 @@ export const adminRoutes = {
   fault: `${ADMIN}/faults/:id`,
   providerStates: `${ADMIN}/provider-states`,
   openapi: `${ADMIN}/openapi.json`,
+  ui: `${ADMIN}/ui`,
+  uiFile: `${ADMIN}/ui/:file`,
 } as const;
 
 /** @example accountPath('AC1') // '/2012-04-24/Accounts/AC1' */

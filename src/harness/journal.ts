@@ -20,6 +20,14 @@ export interface JournalEntry {
   truncated: boolean;
 }
 
+/** One entry with the headers of its request and its answer (`GET /__admin/requests/{id}`). */
+export interface JournalDetail extends JournalEntry {
+  /** As sent, in order, names as sent; Authorization and Cookie show their scheme only. */
+  request_headers: [string, string][];
+  /** As answered; empty when the connection closed before an answer. */
+  response_headers: Record<string, string | number | string[]>;
+}
+
 export interface JournalFilter {
   account?: string;
   /** A path prefix. */
@@ -55,6 +63,10 @@ export interface JournalRecord extends Omit<JournalEntry, 'id' | 'time' | 'warni
   walk?: WalkPage | null;
   /** The Authorization header of a list page: walks are told apart by credentials. */
   credentials?: string | null;
+  /** The request's raw headers (node's `rawHeaders`, held as they are: no copy on the request path). */
+  requestHeaders?: readonly string[];
+  /** The answer's headers, as `res.getHeaders()` gives them, or as node's flat [name, value, …] list. */
+  responseHeaders?: Readonly<Record<string, unknown>> | readonly string[];
 }
 
 /** A list page in the journal, as the walks report reads it. */
@@ -73,6 +85,12 @@ interface Held extends JournalRecord {
 }
 
 const NO_WARNINGS: readonly string[] = Object.freeze([]);
+const NO_HEADERS: readonly string[] = Object.freeze([]);
+const NO_RESPONSE_HEADERS: Readonly<Record<string, unknown>> | readonly string[] = Object.freeze({});
+/** What a response's headers cost in the budget: a dozen short ones. */
+const RESPONSE_HEADER_BYTES = 512;
+/** Headers that carry a credential: the detail shows their scheme only. */
+const secret = (name: string) => /^(authorization|cookie|proxy-authorization)$/i.test(name);
 
 /**
  * The request journal: a ring of the last `size` API requests, bounded in bytes too (a client
@@ -122,10 +140,15 @@ export class Journal {
       fault: record.fault,
       walk: record.walk ?? null,
       credentials: record.credentials ?? null,
+      requestHeaders: record.requestHeaders ?? NO_HEADERS,
+      responseHeaders: record.responseHeaders ?? NO_RESPONSE_HEADERS,
       id: ++this.total,
       truncated,
       bytes: ENTRY_OVERHEAD + 2 * chars,
     };
+    // Headers are bounded by node (16 KB a request) and counted in the budget as they are.
+    for (const h of entry.requestHeaders ?? NO_HEADERS) entry.bytes += 2 * h.length;
+    if (record.responseHeaders !== undefined) entry.bytes += RESPONSE_HEADER_BYTES;
     if (entry.walk !== null && entry.walk !== undefined)
       entry.bytes += 4 * entry.walk.ids.length + 2 * (entry.credentials?.length ?? 0);
     if (this.held === this.size) this.dropOldest();
@@ -158,6 +181,16 @@ export class Journal {
       out.push(entryOf(e));
     }
     return out;
+  }
+
+  /** One entry with its headers, or undefined once it has left the journal. */
+  detail(id: number): JournalDetail | undefined {
+    for (let k = 1; k <= this.held; k++) {
+      const e = this.ring[(this.next - k + this.size) % this.size];
+      if (e === undefined || e.id < id) return undefined;
+      if (e.id === id) return detailOf(e);
+    }
+    return undefined;
   }
 
   /** The list pages held, oldest first, with their credentials: what the walks report reads. */
@@ -209,4 +242,28 @@ function entryOf(e: Held): JournalEntry {
     fault: e.fault,
     truncated: e.truncated,
   };
+}
+
+/** An entry with its headers; a credential shows its scheme only (`Basic …`), never the secret. */
+function detailOf(e: Held): JournalDetail {
+  const raw = e.requestHeaders ?? NO_HEADERS;
+  const request: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    const value = cut(raw[i + 1] ?? '');
+    request.push([name, secret(name) ? `${value.split(' ')[0] ?? ''} …` : value]);
+  }
+  const response: Record<string, string | number | string[]> = {};
+  const given = e.responseHeaders ?? NO_RESPONSE_HEADERS;
+  const pairs = Array.isArray(given)
+    ? Array.from({ length: Math.floor(given.length / 2) }, (_, i) => [
+        String(given[2 * i]).toLowerCase(),
+        given[2 * i + 1],
+      ])
+    : Object.entries(given).map(([name, value]) => [name.toLowerCase(), value]);
+  for (const [name, value] of pairs as [string, unknown][]) {
+    if (typeof value === 'string' || typeof value === 'number') response[name] = value;
+    else if (Array.isArray(value)) response[name] = value.map(String);
+  }
+  return { ...entryOf(e), request_headers: request, response_headers: response };
 }

@@ -25,6 +25,11 @@ export interface Exchange {
   keep: ((response: CachedResponse) => void) | null;
   /** A page of a list, as a client walks it: set by the list route, kept by the journal. */
   walk: WalkPage | null;
+  /**
+   * Headers handed straight to `writeHead` (a cached answer, an injected one), which node does
+   * not keep where `getHeaders()` finds them: the journal's detail reads them here.
+   */
+  sentHeaders: Readonly<Record<string, string | number>> | readonly string[] | null;
 }
 
 /**
@@ -64,6 +69,7 @@ export function openExchange(req: IncomingMessage): Exchange {
     warnings: [],
     keep: null,
     walk: null,
+    sentHeaders: null,
   };
   (req as WithExchange)[EXCHANGE] = exchange;
   return exchange;

@@ -25,7 +25,8 @@ describe('openapi.json', () => {
         .replace(':callSid', '{CallSid}')
         .replace(':recordingSid', '{RecordingSid}')
         .replace(':sid', '{sid}')
-        .replace(':id', '{id}');
+        .replace(':id', '{id}')
+        .replace(':file', '{file}');
     // Every mount of every dialect: the Restcomm dialect's are path items referring to /call's.
     const mounted = Object.values(DIALECTS).flatMap((d) => d.mounts.flatMap((m) => Object.values(apiRoutes(m))));
     for (const pattern of [...Object.values(routes), ...mounted, ...Object.values(adminRoutes)]) {

@@ -126,6 +126,10 @@ describe('the built server', () => {
         );
       const curl = /^Try: (curl -u (\S+): (\S+))$/m.exec(em.stdout());
       expect(curl).not.toBeNull();
+      // The inspector's address, which answers with its page.
+      const inspector = /^Inspector: (\S+)$/m.exec(em.stdout())?.[1];
+      expect(inspector).toBe(`${em.url}/__admin/ui`);
+      expect((await fetch(inspector!)).headers.get('content-type')).toBe('text/html; charset=utf-8');
       const [, command, token, url] = curl!;
       // What the pasted command sends: Basic auth with the token as user name, empty password.
       const res = await get(url!, token);

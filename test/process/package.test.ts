@@ -36,13 +36,15 @@ describe('the npm package', () => {
     const files = stdout.trim().split('\n');
     expect(
       files.every((f) =>
-        /^package\/(dist\/|fixtures\/(default|states)\.json$|openapi\.json$|package\.json$|README\.md$|LICENSE)/.test(
+        /^package\/(dist\/|ui\/[a-z-]+\.(html|js|css)$|fixtures\/(default|states)\.json$|openapi\.json$|package\.json$|README\.md$|LICENSE)/.test(
           f,
         ),
       ),
     ).toBe(true);
     expect(files).toContain('package/dist/cli.js');
     expect(files).toContain('package/dist/index.d.ts');
+    expect(files).toContain('package/ui/index.html');
+    expect(files).not.toContain('package/ui/tsconfig.json');
     expect(files.some((f) => f.includes('/test/') || f.includes('/src/'))).toBe(false);
     // Maps would point at src/, which the package does not ship; files of removed modules stay out.
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
@@ -194,6 +196,11 @@ describe('the npm package', () => {
       });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { total: number }).total).toBe(448);
+      // The inspector is in the package and served from it, offline: its page and its modules.
+      const origin = new URL(listUrl).origin;
+      const page = await fetch(`${origin}/__admin/ui`);
+      expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      expect((await fetch(`${origin}/__admin/ui/app.js`)).status).toBe(200);
     } finally {
       process.kill(-(proc.pid as number), 'SIGTERM');
     }

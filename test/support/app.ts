@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
+import type { UiAsset } from '../../src/admin/ui';
 import type { EmulatorApp } from '../../src/app';
 import { createApp } from '../../src/app';
 import type { RenderCacheOptions } from '../../src/cache/render-cache';
 import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, DEFAULT_STATES } from '../../src/config';
 import { parseInstant } from '../../src/format/dates';
 import type { AccountSpec } from '../../src/generators/account';
-import { readStates } from '../../src/load';
+import { loadUi, readStates } from '../../src/load';
 import type { PagingProfile } from '../../src/query/paging';
 import { parseFixtures } from '../../src/store/fixtures';
 import { World } from '../../src/store/world';
@@ -21,6 +22,9 @@ export interface TestEmulator {
   world: World;
 }
 
+/** The inspector's files, read once for the whole suite. */
+const UI = loadUi();
+
 export function makeEmulator(
   options: {
     seed?: string;
@@ -34,6 +38,8 @@ export function makeEmulator(
     adminToken?: string;
     adminHosts?: string[];
     cors?: boolean;
+    /** The inspector's files: the real ones unless given. */
+    ui?: Map<string, UiAsset>;
   } = {},
 ): TestEmulator {
   const world = new World({
@@ -52,6 +58,7 @@ export function makeEmulator(
     strict: options.strict ?? false,
     cors: options.cors ?? false,
     states: readStates(DEFAULT_STATES),
+    ui: options.ui ?? UI,
     adminToken: options.adminToken ?? null,
     adminHosts: options.adminHosts ?? [],
     onInternalError: () => undefined,

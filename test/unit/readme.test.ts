@@ -28,7 +28,8 @@ describe('README stays true', () => {
       .replace(':sid', '{sid}')
       .replace(':callSid', '{CallSid}')
       .replace(':recordingSid', '{RecordingSid}')
-      .replace(':id', '{id}');
+      .replace(':id', '{id}')
+      .replace(':file', '{file}');
     expect(readme).toContain(shown);
   });
 });

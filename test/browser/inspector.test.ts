@@ -1,0 +1,309 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { connect } from '../../src/client';
+import { type EmulatorHandle, startEmulator } from '../../src/emulator';
+import { findChromium, launch, SHOTS, shot } from '../support/browser';
+import { ROOT } from '../support/process';
+
+/**
+ * The inspector (/__admin/ui) driven in a real Chromium, as a person would use it. Without a
+ * Chromium these tests are skipped, saying so, unless REQUIRE_BROWSER=1 (`npm run test:browser`).
+ */
+const chromiumPath = findChromium();
+const required = process.env['REQUIRE_BROWSER'] === '1';
+if (chromiumPath === null && !required) {
+  process.stderr.write(
+    '\nBrowser tests SKIPPED: no Chromium found (install Debian\'s "chromium", or set CHROMIUM_PATH). `npm run test:browser` fails instead.\n\n',
+  );
+}
+const suite = chromiumPath === null && !required ? describe.skip : describe;
+
+const ACME = 'ACd8dd7d80798ecf306df57fed76428467';
+
+suite('the inspector in Chromium', () => {
+  let browser: Browser;
+  let em: EmulatorHandle;
+  let page: Page;
+  /** Every URL the page asked, to check it never leaves the emulator. */
+  let asked: string[];
+
+  beforeAll(async () => {
+    if (chromiumPath === null)
+      throw new Error("REQUIRE_BROWSER=1 but no Chromium was found (install Debian's chromium, or set CHROMIUM_PATH)");
+    browser = await launch(chromiumPath);
+    em = await startEmulator({ seed: 'callrec' });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await em?.close();
+  });
+  beforeEach(async () => {
+    await em.reset();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    asked = [];
+    page.on('request', (r) => asked.push(r.url()));
+  });
+  afterEach(async () => {
+    // Nothing the page asked went to any other host: no CDN, no fonts, no telemetry.
+    expect(asked.filter((u) => !u.startsWith(em.url) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
+    await page.close();
+  });
+
+  const open = async (hash = '') => {
+    await page.goto(`${em.url}/__admin/ui${hash}`);
+    await page.locator('main h2').first().waitFor();
+  };
+  const caption = () => page.locator('main table caption').first().textContent();
+  const columnOf = async (name: string) => {
+    const headers = await page.locator('main table thead th').allTextContents();
+    const k = headers.indexOf(name);
+    return page.locator(`main table tbody tr td:nth-child(${k + 1})`).allTextContents();
+  };
+
+  test('shows the accounts, with their counts and a copyable curl line', async () => {
+    await open();
+    await expect(page.getByRole('heading', { name: 'Accounts and sandboxes' }).isVisible()).resolves.toBe(true);
+    const names = await columnOf('Name');
+    expect(names).toEqual(em.accounts.map((a) => a.friendly_name));
+    expect(await columnOf('Calls')).toEqual(em.accounts.map((a) => String(a.calls)));
+    await shot(page, 'accounts');
+  });
+
+  test('walks to the last page of the 448-call account by its links; the "null" link and num_pages show as production writes them', async () => {
+    await open(`#/calls/${ACME}`);
+    expect(await caption()).toBe('Page 0: 50 calls of 448');
+    await page.getByRole('button', { name: 'Previous ("null")' }).isDisabled();
+    await page.getByRole('button', { name: 'Last', exact: true }).click();
+    await page.locator('main table caption', { hasText: 'Page 8:' }).waitFor();
+    expect(await caption()).toBe('Page 8: 48 calls of 448');
+    expect(await page.getByRole('button', { name: 'Next ("null")' }).isDisabled()).toBe(true);
+    await page.locator('details.envelope summary').click();
+    await expect(page.locator('details.envelope').textContent()).resolves.toContain("the last page's index");
+    // The curl line is the request the page sent: the journal has it.
+    const curl = await page.locator('.code-line code').first().textContent();
+    const journal = await connect(em.url).requests({ account: ACME, limit: 1 });
+    expect(curl).toContain(`${journal[0]?.path}?${journal[0]?.query}`);
+    await shot(page, 'calls-last-page');
+  });
+
+  test('sorts and filters through the real API', async () => {
+    await open(`#/calls/${ACME}`);
+    await page.getByLabel('SortBy').selectOption('From');
+    await page.getByLabel('Order').selectOption('asc');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/SortBy=From%3Aasc/);
+    await page.locator('main table caption').first().waitFor();
+    const froms = await columnOf('From');
+    expect(froms.length).toBe(50);
+    expect([...froms].sort()).toEqual(froms);
+
+    await page.getByLabel('SortBy').selectOption('');
+    await page.getByLabel('Status').fill('busy');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/Status=busy/);
+    await page.locator('main table caption', { hasText: 'calls of' }).waitFor();
+    const statuses = await columnOf('Status');
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set(['busy']));
+    const total = Number(/of (\d+)$/.exec((await caption()) ?? '')?.[1]);
+    const busy = await (
+      await fetch(`${em.url}/call/2012-04-24/Accounts/${ACME}/Calls.json?Status=busy`, {
+        headers: { Authorization: `Basic ${Buffer.from(`${em.accounts[0]?.token}:`).toString('base64')}` },
+      })
+    ).json();
+    expect(total).toBe((busy as { total: number }).total);
+  });
+
+  test('plays a recording in the page, seeking with Range, and draws its waveform', async () => {
+    const token = em.accounts[0]?.token ?? '';
+    const recs = (await (
+      await fetch(`${em.url}/call/2012-04-24/Accounts/${ACME}/Recordings.json?PageSize=200&SortBy=Duration:asc`, {
+        headers: { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` },
+      })
+    ).json()) as { recordings: { sid: string; call_sid: string; duration: string }[] };
+    // Long enough that seeking to its middle needs a range of its own, short enough to read whole.
+    const rec = recs.recordings.find((r) => Number(r.duration) > 20)!;
+    await open(`#/call/${ACME}/${rec.call_sid}`);
+    await page.locator(`section[aria-label="Recording ${rec.sid}"] canvas[data-drawn]`).waitFor();
+    const audio = page.locator(`section[aria-label="Recording ${rec.sid}"] audio`);
+    const played = await audio.evaluate(async (el: HTMLAudioElement) => {
+      // Each step bounded: a media element that stalls says where, rather than hang the test.
+      const within = <T>(p: Promise<T>, what: string) =>
+        Promise.race([
+          p,
+          new Promise<T>((_, fail) =>
+            setTimeout(
+              () =>
+                fail(
+                  new Error(`${what}: no answer in 5 s (readyState ${el.readyState}, networkState ${el.networkState})`),
+                ),
+              5000,
+            ),
+          ),
+        ]);
+      await within(el.play(), 'play');
+      await new Promise((r) => setTimeout(r, 300));
+      const seeked = new Promise((r) => el.addEventListener('seeked', r, { once: true }));
+      el.currentTime = el.duration / 2;
+      await within(seeked, 'seek');
+      return { duration: el.duration, at: el.currentTime, paused: el.paused };
+    });
+    expect(played.paused).toBe(false);
+    expect(played.at).toBeGreaterThan(played.duration / 2 - 1);
+    // The browser asked the .wav by ranges (seeking and the waveform): the journal shows 206s.
+    const wav = await connect(em.url).requests({ path: `/call/2012-04-24/Accounts/${ACME}/Recordings/${rec.sid}.wav` });
+    expect(wav.filter((r) => r.status === 206).length).toBeGreaterThan(1);
+    await page.locator(`section[aria-label="Recording ${rec.sid}"]`).scrollIntoViewIfNeeded();
+    await shot(page, 'call-recording');
+  });
+
+  test('a fault made from a template fires, and the journal shows it live, with the answer headers', async () => {
+    await open('#/faults');
+    await page.getByLabel('Path (a prefix, or * for any run)').fill('/call/');
+    await page.getByLabel('Times').fill('1');
+    await page.getByRole('button', { name: '500 error' }).click();
+    await page.locator('main table caption', { hasText: '1 faults' }).waitFor();
+
+    await page.goto(`${em.url}/__admin/ui#/journal`);
+    await page.locator('main table caption').first().waitFor();
+    // A request from elsewhere (a client under test) shows up while the page is open.
+    await fetch(`${em.url}/call/2012-04-24/Accounts/${ACME}/Calls.json?PageSize=5`, {
+      headers: { Authorization: `Basic ${Buffer.from(`${em.accounts[0]?.token}:`).toString('base64')}` },
+    });
+    const row = page.locator('main tr', { hasText: 'fault: status' });
+    await row.waitFor({ timeout: 5000 });
+    expect(await row.locator('.status').textContent()).toBe('500');
+    await row.getByRole('button').click();
+    await page.locator('#request-detail').waitFor();
+    const headers = await page.locator('table', { hasText: 'Answer headers' }).textContent();
+    expect(headers).toContain('content-type');
+    const sent = await page.locator('table', { hasText: 'Request headers' }).textContent();
+    expect(sent).toContain('Basic …');
+    expect(sent).not.toContain(em.accounts[0]?.token ?? 'x');
+    await shot(page, 'journal');
+  });
+
+  test('advancing the clock brings a new call of live traffic', async () => {
+    await open();
+    await page.getByLabel('Name').fill('Live line');
+    await page.getByLabel('Calls', { exact: true }).fill('0');
+    await page.getByLabel('Recordings', { exact: true }).fill('0');
+    await page.getByLabel('Traffic (calls an hour, 0 for none)').fill('120');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.locator('main td', { hasText: '120/h' }).waitFor();
+    const live = (await connect(em.url).accounts()).find((a) => a.friendly_name === 'Live line')!;
+    await page.goto(`${em.url}/__admin/ui#/calls/${live.sid}`);
+    await page.locator('main h2', { hasText: 'Calls of Live line' }).waitFor();
+    expect(await caption()).toBe('Page 0: 0 calls of 0');
+    await page.getByRole('button', { name: 'Advance the clock +1 min' }).click();
+    await page.locator('main table caption', { hasText: /calls of [1-9]/ }).waitFor();
+    expect(Number(/of (\d+)$/.exec((await caption()) ?? '')?.[1])).toBeGreaterThan(0);
+    expect(await page.locator('#clock-now').textContent()).toBe('2025-06-01T12:01:00.000Z');
+  });
+
+  test('exports the state to a file and imports it back: the same hash', async () => {
+    await connect(em.url).addCalls(ACME, { from: '+15550001234' });
+    await open();
+    await page.goto(`${em.url}/__admin/ui#/state`);
+    const hash = await page.locator('#state-hash').textContent();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export to a file' }).click(),
+    ]);
+    const file = join(SHOTS, 'exported-state.json');
+    await download.saveAs(file);
+    expect(JSON.parse(readFileSync(file, 'utf8')).accounts[0].inserted_calls[0].from).toBe('+15550001234');
+    await em.reset();
+    await page.reload();
+    await page.locator('#state-hash').waitFor();
+    expect(await page.locator('#state-hash').textContent()).not.toBe(hash);
+    await page.getByLabel('State file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.locator('#state-hash', { hasText: hash ?? '' }).waitFor();
+    expect((await (await fetch(`${em.url}/__admin/state/hash`)).json()) as { hash: string }).toMatchObject({ hash });
+  });
+
+  test('usable by keyboard, labelled, readable on a phone', async () => {
+    await open();
+    // Tab from the top: the skip link first, then the header's controls, then the sections.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    let reached = '';
+    for (let k = 0; k < 20 && reached !== 'Journal'; k++) {
+      await page.keyboard.press('Tab');
+      reached = (await page.evaluate(() => document.activeElement?.textContent)) ?? '';
+    }
+    expect(reached).toBe('Journal');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/journal/);
+    await page.locator('main h2', { hasText: 'Journal' }).waitFor();
+    // Every control of every view has a name a screen reader can say.
+    for (const hash of ['#/accounts', `#/calls/${ACME}`, '#/journal', '#/faults', '#/state']) {
+      await page.goto(`${em.url}/__admin/ui${hash}`);
+      await page.locator('main h2').waitFor();
+      const unnamed = await page.evaluate(() =>
+        [...document.querySelectorAll('main input, main select, main button')]
+          .filter((el) => {
+            const labelled = el.id !== '' && document.querySelector(`label[for="${el.id}"]`) !== null;
+            return !labelled && (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() === '';
+          })
+          .map((el) => el.outerHTML.slice(0, 80)),
+      );
+      expect(unnamed).toEqual([]);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    const views: [string, string][] = [
+      ['#/accounts', 'Accounts and sandboxes'],
+      ['#/journal', 'Journal'],
+      ['#/faults', 'Faults'],
+      ['#/walks', 'Walks'],
+      ['#/state', 'State'],
+      [`#/calls/${ACME}`, 'Calls of'],
+    ];
+    for (const [hash, heading] of views) {
+      await page.goto(`${em.url}/__admin/ui${hash}`);
+      await page.locator('main h2', { hasText: heading }).waitFor();
+      // Nothing wider than the phone but the tables and code lines, which scroll inside their own region.
+      expect([hash, await page.evaluate(() => document.documentElement.scrollWidth)]).toEqual([hash, 390]);
+    }
+    await shot(page, 'phone-calls');
+  });
+
+  test('behind --admin-token: the browser asks for it (Basic, the token as password), then every view works', async () => {
+    const guarded = await startEmulator({ seed: 'callrec', adminToken: 'ui-secret' });
+    try {
+      // Asked bare, the page challenges for Basic auth, which makes a browser show its password box.
+      const refused = await fetch(`${guarded.url}/__admin/ui`);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Basic realm="callrec-emulator admin"');
+      // The JSON routes keep their bearer challenge: a script's failed call raises no password box.
+      expect((await fetch(`${guarded.url}/__admin/accounts`)).headers.get('www-authenticate')).toMatch(/^Bearer /);
+      const signed = await browser.newContext({ httpCredentials: { username: 'me', password: 'ui-secret' } });
+      const p = await signed.newPage();
+      await p.goto(`${guarded.url}/__admin/ui`);
+      await p.locator('main table caption', { hasText: '4 accounts' }).waitFor();
+      await p.goto(`${guarded.url}/__admin/ui#/journal`);
+      await p.locator('main h2', { hasText: 'Journal' }).waitFor();
+      expect(await p.locator('main .error').count()).toBe(0);
+      await signed.close();
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  afterAll(() => {
+    // README shows two of the screenshots; UPDATE_SCREENSHOTS=1 refreshes them (a reviewed diff, as goldens).
+    if (process.env['UPDATE_SCREENSHOTS'] === '1') {
+      copyFileSync(join(SHOTS, 'calls-last-page.png'), join(ROOT, 'docs', 'inspector-calls.png'));
+      copyFileSync(join(SHOTS, 'journal.png'), join(ROOT, 'docs', 'inspector-journal.png'));
+      writeFileSync(join(SHOTS, 'updated.txt'), 'docs/inspector-*.png refreshed\n');
+    }
+  });
+});
+
+test('the browser suite either ran or said plainly why not', () => {
+  expect(chromiumPath !== null || !required).toBe(true);
+});

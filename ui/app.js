@@ -1,0 +1,100 @@
+// @ts-check
+
+import { renderAccounts } from './accounts.js';
+import { admin } from './api.js';
+import { renderCall } from './call.js';
+import { button, h, say } from './dom.js';
+import { renderFaults } from './faults.js';
+import { renderJournal } from './journal.js';
+import { renderList } from './list.js';
+import { renderState } from './state.js';
+import { renderWalks } from './walks.js';
+
+/**
+ * A view draws into `main` from the route's parts and query; it may return a function that stops
+ * what it started (the journal's polling).
+ * @typedef {(main: HTMLElement, parts: string[], query: URLSearchParams) => Promise<(() => void) | void>} View
+ */
+
+/** @type {Record<string, View>} */
+const VIEWS = {
+  accounts: renderAccounts,
+  calls: (main, parts, query) => renderList(main, 'calls', parts[0], query),
+  recordings: (main, parts, query) => renderList(main, 'recordings', parts[0], query),
+  call: (main, parts) => renderCall(main, parts[0] ?? '', parts[1] ?? ''),
+  journal: renderJournal,
+  faults: renderFaults,
+  walks: renderWalks,
+  state: renderState,
+};
+
+/** @type {(() => void) | void} */
+let stop;
+let drawing = 0;
+
+/** Draws the view the location's hash names: `#/calls/AC…?PageSize=50`. */
+async function route() {
+  const hash = location.hash.replace(/^#\/?/, '') || 'accounts';
+  const at = hash.indexOf('?');
+  const parts = (at < 0 ? hash : hash.slice(0, at)).split('/').map(decodeURIComponent);
+  const query = new URLSearchParams(at < 0 ? '' : hash.slice(at + 1));
+  const name = parts.shift() ?? 'accounts';
+  const view = VIEWS[name] ?? VIEWS['accounts'];
+  if (typeof stop === 'function') stop();
+  stop = undefined;
+  const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+  for (const a of document.querySelectorAll('#nav a')) {
+    if (a.getAttribute('href') === `#/${name === 'call' ? 'calls' : name}`) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  const mine = ++drawing;
+  const next = h('div', { class: 'view' });
+  try {
+    const cleanup = await view?.(next, parts, query);
+    // A later navigation won the race: this drawing is not shown.
+    if (mine !== drawing) {
+      if (typeof cleanup === 'function') cleanup();
+      return;
+    }
+    stop = cleanup;
+  } catch (err) {
+    next.append(h('p', { class: 'error', role: 'alert' }, String(err instanceof Error ? err.message : err)));
+  }
+  if (mine === drawing) main.replaceChildren(next);
+}
+
+/** The world's clock in the header, with the presets to move it. */
+export async function drawClock() {
+  const section = document.getElementById('clock');
+  if (section === null) return;
+  const clock = await admin('GET', '/clock');
+  const move = (/** @type {string} */ by, /** @type {string} */ label) =>
+    button(
+      label,
+      async () => {
+        const moved = await admin('POST', '/clock', { advance: by });
+        say(`Clock moved ${label} to ${moved.now}.`);
+        await drawClock();
+        await route();
+      },
+      { 'aria-label': `Advance the clock ${label}` },
+    );
+  section.replaceChildren(
+    h(
+      'span',
+      { class: 'now' },
+      h('span', { class: 'label' }, 'Clock '),
+      h('time', { datetime: clock.now, id: 'clock-now' }, clock.now),
+    ),
+    clock.deterministic ? '' : h('span', { class: 'badge' }, `follows wall time ×${clock.rate}`),
+    move('PT1M', '+1 min'),
+    move('PT1H', '+1 h'),
+    move('P1D', '+1 day'),
+  );
+}
+
+window.addEventListener('hashchange', () => void route());
+window.addEventListener('DOMContentLoaded', () => {
+  void drawClock();
+  void route();
+});

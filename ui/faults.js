@@ -1,0 +1,87 @@
+// @ts-check
+import { accounts, admin } from './api.js';
+import { button, field, h, say, table } from './dom.js';
+
+/** Templates: what a fault does. The scope (path, account, times) comes from the form. */
+const TEMPLATES = [
+  { label: 'Latency 1.5 s', spec: { delay_ms: 1500 } },
+  { label: '500 error', spec: { status: 500 } },
+  { label: '429 with Retry-After', spec: { rate_limit: { limit: 1, window_s: 30 } } },
+  { label: 'Connection reset', spec: { fault: 'connection_reset' } },
+];
+
+/**
+ * Faults: the list with how often each matched and applied, created from templates, deleted.
+ * @param {HTMLElement} main
+ */
+export async function renderFaults(main) {
+  const [{ faults }, all] = await Promise.all([admin('GET', '/faults'), accounts()]);
+  const redraw = async () => {
+    const fresh = /** @type {HTMLElement} */ (h('div'));
+    await renderFaults(fresh);
+    main.replaceChildren(...fresh.childNodes);
+  };
+  const path = /** @type {HTMLInputElement} */ (h('input', { value: '/call/', size: 30 }));
+  const account = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      null,
+      h('option', { value: '' }, 'any account'),
+      ...all.map((a) => h('option', { value: a.sid }, a.friendly_name)),
+    )
+  );
+  const times = /** @type {HTMLInputElement} */ (h('input', { type: 'number', min: 1, placeholder: 'every time' }));
+  const scope = () => ({
+    ...(path.value !== '' ? { path: path.value } : {}),
+    ...(account.value !== '' ? { account: account.value } : {}),
+    ...(times.value !== '' ? { times: Number(times.value) } : {}),
+  });
+  main.append(
+    h('h2', null, 'Faults'),
+    table(
+      `${faults.length} faults`,
+      ['Id', 'Does', 'On', 'Matched', 'Applied', ''],
+      faults.map((/** @type {any} */ f) => {
+        const { id, matched, applied, path: p, account: a, method, times: t, ...does } = f;
+        return [
+          h('code', null, id),
+          JSON.stringify(does),
+          [method, p ?? 'any path', a ? `account ${a.slice(0, 8)}…` : null, t ? `${t} times` : null]
+            .filter(Boolean)
+            .join(', '),
+          String(matched),
+          String(applied),
+          button(
+            'Delete',
+            async () => {
+              await admin('DELETE', `/faults/${encodeURIComponent(id)}`);
+              say(`Deleted fault ${id}.`);
+              await redraw();
+            },
+            { 'aria-label': `Delete fault ${id}`, class: 'danger' },
+          ),
+        ];
+      }),
+      'No faults: every request is answered as production would.',
+    ),
+    h(
+      'form',
+      { class: 'inline', 'aria-label': 'New fault' },
+      h('h3', null, 'New fault'),
+      field('Path (a prefix, or * for any run)', path),
+      field('Account', account),
+      field('Times', times),
+      h(
+        'span',
+        { class: 'actions' },
+        ...TEMPLATES.map((t) =>
+          button(t.label, async () => {
+            const made = await admin('POST', '/faults', { ...scope(), ...t.spec });
+            say(`Added fault ${made.id}: ${t.label}.`);
+            await redraw();
+          }),
+        ),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,196 @@
+// @ts-check
+import { accountOf, curlOf, get, requestable } from './api.js';
+import { button, codeLine, dl, field, h, table } from './dom.js';
+
+/** What each list shows and lets a user sort and filter by: production's own names. */
+const KINDS = {
+  calls: {
+    title: 'Calls',
+    columns: ['Sid', 'From', 'To', 'Status', 'Direction', 'Start', 'Duration'],
+    /** @param {any} c */
+    cells: (c) => [c.from, c.to, c.status, c.direction, c.start_time, c.duration ?? '(live)'],
+    sorts: ['DateCreated', 'From', 'To', 'Direction', 'Status', 'Duration', 'Price'],
+    filters: ['From', 'To', 'Status', 'StartTime', 'EndTime'],
+  },
+  recordings: {
+    title: 'Recordings',
+    columns: ['Sid', 'Call', 'Created', 'Duration (s)'],
+    /** @param {any} r */
+    cells: (r) => [h('a', { href: `#/call/${r.account_sid}/${r.call_sid}` }, r.call_sid), r.date_created, r.duration],
+    sorts: ['DateCreated', 'Duration', 'CallSid'],
+    filters: ['CallSid', 'StartTime', 'EndTime'],
+  },
+};
+
+/** The envelope's links, in the order a pager shows them. */
+const LINKS = /** @type {const} */ ([
+  ['first_page_uri', 'First'],
+  ['previous_page_uri', 'Previous'],
+  ['next_page_uri', 'Next'],
+  ['last_page_uri', 'Last'],
+]);
+
+/**
+ * A list of an account through the real API: the request a client would send (shown as a curl
+ * line), the envelope as production writes it (its `"null"` links, `num_pages` as the last
+ * page's index, an empty last page), pages by following its links.
+ * @param {HTMLElement} main
+ * @param {'calls' | 'recordings'} kind
+ * @param {string | undefined} sid
+ * @param {URLSearchParams} query the list's own query (Page, PageSize, SortBy, filters)
+ */
+export async function renderList(main, kind, sid, query) {
+  const spec = KINDS[kind];
+  const { all, account } = await accountOf(sid);
+  if (account === undefined) {
+    main.append(h('p', null, 'No accounts: create one first.'));
+    return;
+  }
+  if (!query.has('PageSize')) query.set('PageSize', '50');
+  const path = requestable(`/2012-04-24/Accounts/${account.sid}/${spec.title}?${query}`);
+  const answer = await get(path, account.token);
+  const go = (/** @type {URLSearchParams} */ q) => {
+    location.hash = `#/${kind}/${account.sid}?${q}`;
+  };
+
+  main.append(
+    h('h2', null, `${spec.title} of ${account.friendly_name}`),
+    controls(kind, all, account.sid, query, go),
+    h('p', { class: 'request' }, 'The request, as a client sends it:'),
+    codeLine(curlOf(path, account.token), 'the curl line of this request'),
+  );
+  if (answer.status !== 200) {
+    main.append(
+      h('p', { class: 'error', role: 'alert' }, `${answer.status}: ${answer.body?.message ?? 'no message'}`),
+      answer.headers.get('Retry-After') ? h('p', null, `Retry-After: ${answer.headers.get('Retry-After')} s`) : '',
+    );
+    return;
+  }
+  const env = answer.body;
+  const warning = answer.headers.get('X-Emulator-Warning');
+  const items = env[kind];
+  main.append(
+    warning ? h('p', { class: 'warning', role: 'note' }, `Warning: ${warning}`) : '',
+    pager(env, go),
+    envelope(env),
+    table(
+      `Page ${env.page}: ${items.length} ${kind} of ${env.total}`,
+      spec.columns,
+      items.map((/** @type {any} */ item) => [
+        kind === 'calls' ? h('a', { href: `#/call/${account.sid}/${item.sid}` }, item.sid) : h('code', null, item.sid),
+        ...spec.cells(item),
+      ]),
+      // Production's paging may end on an empty page: say so rather than show nothing.
+      env.total > 0
+        ? 'No items on this page: production paging can end on an empty page past the last item.'
+        : 'No items.',
+    ),
+  );
+}
+
+/**
+ * Page size, sort and filters, as the list's query.
+ * @param {'calls' | 'recordings'} kind
+ * @param {import('./api.js').Account[]} all
+ * @param {string} sid
+ * @param {URLSearchParams} query
+ * @param {(q: URLSearchParams) => void} go
+ */
+function controls(kind, all, sid, query, go) {
+  const spec = KINDS[kind];
+  const pick = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      null,
+      ...all.map((a) =>
+        h('option', { value: a.sid, selected: a.sid === sid }, `${a.friendly_name} (${a.calls} calls)`),
+      ),
+    )
+  );
+  pick.addEventListener('change', () => {
+    location.hash = `#/${kind}/${pick.value}`;
+  });
+  const size = /** @type {HTMLInputElement} */ (
+    h('input', { type: 'number', min: 1, value: query.get('PageSize') ?? '50' })
+  );
+  const [sortField = '', sortDir = 'desc'] = (query.get('SortBy') ?? '').split(':');
+  const sortBy = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      null,
+      h('option', { value: '' }, 'default (newest first)'),
+      ...spec.sorts.map((s) => h('option', { value: s, selected: s === sortField }, s)),
+    )
+  );
+  const direction = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      null,
+      h('option', { value: 'asc', selected: sortDir === 'asc' }, 'ascending'),
+      h('option', { value: 'desc', selected: sortDir !== 'asc' }, 'descending'),
+    )
+  );
+  const filters = spec.filters.map(
+    (name) => /** @type {HTMLInputElement} */ (h('input', { name, value: query.get(name) ?? '', size: 14 })),
+  );
+  const form = h(
+    'form',
+    { class: 'inline', 'aria-label': 'List options' },
+    field('Account', pick),
+    field('PageSize', size),
+    field('SortBy', sortBy),
+    field('Order', direction),
+    ...filters.map((f) => field(f.name, f)),
+    h('button', { type: 'submit' }, 'Apply'),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const q = new URLSearchParams({ PageSize: size.value });
+    if (sortBy.value !== '') q.set('SortBy', `${sortBy.value}:${direction.value}`);
+    for (const f of filters) if (f.value !== '') q.set(f.name, f.value);
+    go(q);
+  });
+  return form;
+}
+
+/**
+ * Buttons that follow the envelope's own links; a `"null"` link is shown as production writes it.
+ * @param {any} env
+ * @param {(q: URLSearchParams) => void} go
+ */
+function pager(env, go) {
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Pages' },
+    ...LINKS.map(([key, label]) => {
+      const link = env[key];
+      if (link === 'null')
+        return h('button', { type: 'button', disabled: true, title: `${key} is "null"` }, `${label} ("null")`);
+      const at = String(link).indexOf('?');
+      return button(label, () => go(new URLSearchParams(at < 0 ? '' : String(link).slice(at + 1))), { title: link });
+    }),
+  );
+}
+
+/**
+ * The envelope's fields, with production's quirks named.
+ * @param {any} env
+ */
+function envelope(env) {
+  return h(
+    'details',
+    { class: 'envelope' },
+    h('summary', null, `Envelope: page ${env.page}, num_pages ${env.num_pages}, total ${env.total}`),
+    dl([
+      ['page', String(env.page)],
+      [
+        'num_pages',
+        h('span', null, String(env.num_pages), h('small', null, " (production: the last page's index, not a count)")),
+      ],
+      ['page_size', String(env.page_size)],
+      ['total', String(env.total)],
+      ['start / end', `${env.start} / ${env.end}`],
+      ...LINKS.map(([key]) => /** @type {[string, Node]} */ ([key, h('code', null, JSON.stringify(env[key]))])),
+    ]),
+  );
+}

@@ -1,0 +1,49 @@
+// @ts-check
+import { admin } from './api.js';
+import { button, field, h, say } from './dom.js';
+
+/**
+ * State: the current hash, an export to a file, an import from one.
+ * @param {HTMLElement} main
+ */
+export async function renderState(main) {
+  const { hash } = await admin('GET', '/state/hash');
+  const shown = h('code', { id: 'state-hash' }, hash);
+  const file = /** @type {HTMLInputElement} */ (h('input', { type: 'file', accept: 'application/json,.json' }));
+  const form = h(
+    'form',
+    { class: 'inline', 'aria-label': 'Import a state' },
+    field('State file', file),
+    h('button', { type: 'submit' }, 'Import'),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const chosen = file.files?.[0];
+    if (chosen === undefined) return say('Choose a state file first.', true);
+    try {
+      const done = await admin('PUT', '/state', await chosen.text());
+      shown.textContent = done.hash;
+      say(`Imported ${chosen.name}: hash ${done.hash}.`);
+    } catch (err) {
+      say(String(err instanceof Error ? err.message : err), true);
+    }
+  });
+  main.append(
+    h('h2', null, 'State'),
+    h('p', null, 'Hash of everything the API would show: ', shown),
+    button('Export to a file', async () => {
+      const state = await admin('GET', '/state');
+      const url = URL.createObjectURL(new Blob([JSON.stringify(state)], { type: 'application/json' }));
+      const a = /** @type {HTMLAnchorElement} */ (
+        h('a', { href: url, download: `callrec-state-${hash.slice(0, 8)}.json` })
+      );
+      document.body.append(a);
+      a.click();
+      a.remove();
+      // Revoked once the download has its bytes.
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      say('Exported the state.');
+    }),
+    form,
+  );
+}
