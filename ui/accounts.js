@@ -1,23 +1,21 @@
 // @ts-check
 import { accounts, admin, curlOf, requestable, sandboxes } from './api.js';
-import { button, copy, field, h, say, table } from './dom.js';
+import { button, copy, field, h, redrawView, say, table } from './dom.js';
 
 /**
  * Accounts and sandboxes: sid, token (a click copies a ready curl line), counts, clock and
  * traffic; create, fork, reset, delete.
- * @param {HTMLElement} main
+ * @param {HTMLElement} main where to draw
+ * @param {HTMLElement} [home] where the view lives, for its redraws (main, unless drawn off-page first)
  */
-export async function renderAccounts(main) {
+export async function renderAccounts(main, home = main) {
   const [all, forks] = await Promise.all([accounts(), sandboxes()]);
   const forkOf = new Map(forks.map((s) => [s.sid, s]));
   // Clock and traffic are in each account's state export: asked for the first 50 accounts only.
   const states = await Promise.all(all.slice(0, 50).map((a) => admin('GET', `/accounts/${a.sid}/state`)));
   const stateOf = new Map(states.map((s) => [s.account.sid, s]));
-  const redraw = async () => {
-    const fresh = /** @type {HTMLElement} */ (h('div'));
-    await renderAccounts(fresh);
-    main.replaceChildren(...fresh.childNodes);
-  };
+  // Redrawn in place: the new content's own redraws go to the same element.
+  const redraw = () => redrawView(home, renderAccounts);
 
   const rows = all.map((a) => {
     const state = stateOf.get(a.sid);

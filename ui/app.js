@@ -18,12 +18,12 @@ import { renderWalks } from './walks.js';
 
 /** @type {Record<string, View>} */
 const VIEWS = {
-  accounts: renderAccounts,
+  accounts: (main) => renderAccounts(main),
   calls: (main, parts, query) => renderList(main, 'calls', parts[0], query),
   recordings: (main, parts, query) => renderList(main, 'recordings', parts[0], query),
   call: (main, parts) => renderCall(main, parts[0] ?? '', parts[1] ?? ''),
   journal: renderJournal,
-  faults: renderFaults,
+  faults: (main) => renderFaults(main),
   walks: renderWalks,
   state: renderState,
 };

@@ -132,3 +132,22 @@ export function say(message, error = false) {
 export function dl(pairs) {
   return h('dl', null, ...pairs.flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
 }
+
+/**
+ * Draws a view again into the element it lives in, once its content is ready (no blank flash),
+ * and gives focus back to the control that had it, found again by its name.
+ * @param {HTMLElement} home
+ * @param {(main: HTMLElement, home: HTMLElement) => Promise<unknown>} view drawn into a fresh element, redrawing into `home`
+ */
+export async function redrawView(home, view) {
+  const focused = document.activeElement;
+  const name = focused?.getAttribute('aria-label') ?? focused?.textContent ?? null;
+  const fresh = h('div');
+  await view(fresh, home);
+  home.replaceChildren(...fresh.childNodes);
+  if (name === null) return;
+  const again = [...home.querySelectorAll('button, a, input, select')].find(
+    (el) => (el.getAttribute('aria-label') ?? el.textContent) === name,
+  );
+  if (again instanceof HTMLElement) again.focus();
+}

@@ -1,6 +1,6 @@
 // @ts-check
 import { accounts, admin } from './api.js';
-import { button, field, h, say, table } from './dom.js';
+import { button, field, h, redrawView, say, table } from './dom.js';
 
 /** Templates: what a fault does. The scope (path, account, times) comes from the form. */
 const TEMPLATES = [
@@ -12,15 +12,13 @@ const TEMPLATES = [
 
 /**
  * Faults: the list with how often each matched and applied, created from templates, deleted.
- * @param {HTMLElement} main
+ * @param {HTMLElement} main where to draw
+ * @param {HTMLElement} [home] where the view lives, for its redraws (main, unless drawn off-page first)
  */
-export async function renderFaults(main) {
+export async function renderFaults(main, home = main) {
   const [{ faults }, all] = await Promise.all([admin('GET', '/faults'), accounts()]);
-  const redraw = async () => {
-    const fresh = /** @type {HTMLElement} */ (h('div'));
-    await renderFaults(fresh);
-    main.replaceChildren(...fresh.childNodes);
-  };
+  // Redrawn in place: the new content's own redraws go to the same element.
+  const redraw = () => redrawView(home, renderFaults);
   const path = /** @type {HTMLInputElement} */ (h('input', { value: '/call/', size: 30 }));
   const account = /** @type {HTMLSelectElement} */ (
     h(

@@ -43,6 +43,8 @@ suite('the inspector in Chromium', () => {
   beforeEach(async () => {
     await em.reset();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    // A step that waits in vain fails in 5 s naming what it waited for, not at the test's timeout.
+    page.setDefaultTimeout(5000);
     asked = [];
     page.on('request', (r) => asked.push(r.url()));
   });
@@ -87,6 +89,46 @@ suite('the inspector in Chromium', () => {
     const journal = await connect(em.url).requests({ account: ACME, limit: 1 });
     expect(curl).toContain(`${journal[0]?.path}?${journal[0]?.query}`);
     await shot(page, 'calls-last-page');
+  });
+
+  test('an empty last page shows as one, and a walk through the pages shows in Walks', async () => {
+    const globex = em.accounts.find((a) => a.calls === 50)!;
+    await open(`#/calls/${globex.sid}?PageSize=25`);
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.locator('main table caption', { hasText: 'Page 1:' }).waitFor();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    // Production's paging: 50 calls in pages of 25 end on a third, empty page.
+    await page.locator('main table caption', { hasText: 'Page 2:' }).waitFor();
+    expect(await caption()).toBe('Page 2: 0 calls of 50');
+    expect(await page.locator('main td.empty').textContent()).toContain('production paging can end on an empty page');
+    await page.goto(`${em.url}/__admin/ui#/walks`);
+    await page.locator('main h2', { hasText: 'Walks' }).waitFor();
+    expect(await columnOf('Pages')).toEqual(['3 (0–2)']);
+    expect(await columnOf('Complete')).toEqual(['yes']);
+  });
+
+  test('forks an account, moves the sandbox clock, resets and deletes it from its row', async () => {
+    page.on('dialog', (d) => void d.accept());
+    await open();
+    await page.getByRole('button', { name: 'Fork Acme Support Line into a sandbox' }).click();
+    await page.locator('main table caption', { hasText: '1 of them sandboxes' }).waitFor();
+    const sandbox = (await connect(em.url).sandboxes())[0]!;
+    const row = page.locator('main tr', { hasText: sandbox.sid });
+    expect(await row.locator('.badge').textContent()).toBe('sandbox of ACd8dd7d…');
+    await row.getByRole('button', { name: /Advance .* own clock by an hour/ }).click();
+    await page.locator('main tr', { hasText: sandbox.sid }).locator('time', { hasText: '13:00:00' }).waitFor();
+    expect(await page.locator('#clock-now').textContent()).toBe('2025-06-01T12:00:00.000Z');
+    await page
+      .locator('main tr', { hasText: sandbox.sid })
+      .getByRole('button', { name: /^Reset / })
+      .click();
+    await page.locator('main tr', { hasText: sandbox.sid }).locator('time', { hasText: '12:00:00' }).waitFor();
+    await page
+      .locator('main tr', { hasText: sandbox.sid })
+      .getByRole('button', { name: /^Delete / })
+      .click();
+    await page.locator('main table caption', { hasText: '0 of them sandboxes' }).waitFor();
+    expect(await connect(em.url).sandboxes()).toEqual([]);
   });
 
   test('sorts and filters through the real API', async () => {
@@ -184,6 +226,14 @@ suite('the inspector in Chromium', () => {
     expect(sent).toContain('Basic …');
     expect(sent).not.toContain(em.accounts[0]?.token ?? 'x');
     await shot(page, 'journal');
+    // Filtered by status, the journal keeps the 500 only; then the fault goes from its row.
+    await page.getByLabel('Status', { exact: true }).fill('200');
+    await page.getByLabel('Status', { exact: true }).dispatchEvent('change');
+    await page.locator('main table caption', { hasText: /^0 of / }).waitFor();
+    await page.goto(`${em.url}/__admin/ui#/faults`);
+    await page.getByRole('button', { name: 'Delete fault fault-1' }).click();
+    await page.locator('main table caption', { hasText: '0 faults' }).waitFor();
+    expect(await connect(em.url).faults.list()).toEqual([]);
   });
 
   test('advancing the clock brings a new call of live traffic', async () => {
