@@ -21,7 +21,7 @@ COPY --from=build /app/dist ./dist
 COPY fixtures/default.json fixtures/states.json ./fixtures/
 COPY openapi.json ./
 # The inspector (/__admin/ui): plain modules, served as they are, nothing fetched from elsewhere.
-COPY ui ./ui
+COPY ui/*.html ui/*.js ui/*.css ./ui/
 # The image's node user: the emulator needs no privilege.
 USER node
 EXPOSE 8080

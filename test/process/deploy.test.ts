@@ -93,7 +93,8 @@ describe('Dockerfile', () => {
   });
 
   test('copies what the package ships', () => {
-    for (const f of pkg.files.filter((x) => x.startsWith('fixtures/'))) expect(dockerfile).toContain(f);
+    for (const f of pkg.files.filter((x) => x.startsWith('fixtures/') || x.startsWith('ui/')))
+      expect(dockerfile).toContain(f);
     expect(dockerfile).toContain('COPY --from=build /app/dist ./dist');
   });
 
