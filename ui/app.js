@@ -3,7 +3,7 @@
 import { renderAccounts } from './accounts.js';
 import { admin } from './api.js';
 import { renderCall } from './call.js';
-import { button, h, say } from './dom.js';
+import { button, focusedName, h, refocus, say } from './dom.js';
 import { renderFaults } from './faults.js';
 import { renderJournal } from './journal.js';
 import { renderList } from './list.js';
@@ -48,6 +48,8 @@ async function route() {
     else a.removeAttribute('aria-current');
   }
   const mine = ++drawing;
+  const focused = focusedName();
+  const first = drawing === 1;
   const next = h('div', { class: 'view' });
   try {
     const cleanup = await view?.(next, parts, query);
@@ -60,7 +62,10 @@ async function route() {
   } catch (err) {
     next.append(h('p', { class: 'error', role: 'alert' }, String(err instanceof Error ? err.message : err)));
   }
-  if (mine === drawing) main.replaceChildren(next);
+  if (mine !== drawing) return;
+  main.replaceChildren(next);
+  // On a navigation (not the first load), focus follows: the same control, or the new heading.
+  if (!first) refocus(main, focused, true);
 }
 
 /** The world's clock in the header, with the presets to move it. */

@@ -140,14 +140,38 @@ export function dl(pairs) {
  * @param {(main: HTMLElement, home: HTMLElement) => Promise<unknown>} view drawn into a fresh element, redrawing into `home`
  */
 export async function redrawView(home, view) {
-  const focused = document.activeElement;
-  const name = focused?.getAttribute('aria-label') ?? focused?.textContent ?? null;
+  const name = focusedName();
   const fresh = h('div');
   await view(fresh, home);
   home.replaceChildren(...fresh.childNodes);
-  if (name === null) return;
-  const again = [...home.querySelectorAll('button, a, input, select')].find(
-    (el) => (el.getAttribute('aria-label') ?? el.textContent) === name,
+  refocus(home, name);
+}
+
+/** The name of the focused control (its aria-label, else its text), to find it again once redrawn. */
+export function focusedName() {
+  const focused = document.activeElement;
+  if (focused === null || focused === document.body) return null;
+  return focused.getAttribute('aria-label') ?? focused.textContent;
+}
+
+/**
+ * Focus back on the control of that name in `container` (a keyboard user pressing Next keeps
+ * pressing Next); else, when asked, on the container's heading, so a screen reader starts there.
+ * @param {HTMLElement} container
+ * @param {string | null} name
+ * @param {boolean} [heading]
+ */
+export function refocus(container, name, heading = false) {
+  const again = [...container.querySelectorAll('button, a, input, select')].find(
+    (el) => name !== null && (el.getAttribute('aria-label') ?? el.textContent) === name,
   );
-  if (again instanceof HTMLElement) again.focus();
+  if (again instanceof HTMLElement) {
+    again.focus();
+  } else if (heading) {
+    const h2 = container.querySelector('h2');
+    if (h2 instanceof HTMLElement) {
+      h2.tabIndex = -1;
+      h2.focus();
+    }
+  }
 }

@@ -290,6 +290,17 @@ suite('the inspector in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/#\/journal/);
     await page.locator('main h2', { hasText: 'Journal' }).waitFor();
+    // Focus follows the navigation to the new view's heading, where a screen reader starts.
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H2');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Journal');
+    // In a list, Enter on Next pages on and keeps focus on Next: pressing it again pages again.
+    await page.goto(`${em.url}/__admin/ui#/calls/${ACME}`);
+    await page.locator('main table caption', { hasText: 'Page 0:' }).waitFor();
+    await page.getByRole('button', { name: 'Next', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('main table caption', { hasText: 'Page 1:' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('main table caption', { hasText: 'Page 2:' }).waitFor();
     // Every control of every view has a name a screen reader can say.
     for (const hash of ['#/accounts', `#/calls/${ACME}`, '#/journal', '#/faults', '#/state']) {
       await page.goto(`${em.url}/__admin/ui${hash}`);
