@@ -81,7 +81,6 @@ export const problems = {
   accountSidShape: '"AC" and 32 lower-case hex digits',
   accountSid: 'must be "AC" and 32 lower-case hex digits',
   sameUnderSeed: (key: string, earlier: string, seed: string) => `the same ${key} as ${earlier} under seed ${q(seed)}`,
-  ownAccount: (sid: string) => `sid and token must be the account's own (${sid})`,
   // Calls.
   phoneNumberSid: '"PN" and 32 lower-case hex digits',
   instanceId: '"ID" and 32 lower-case hex digits',

@@ -134,9 +134,7 @@ function* importAccount(scratch: World, raw: unknown, at: string): Work<Account>
   }
   // A sandbox comes back as one: its own clock (and seed), and what it has now is what its reset goes back to.
   const account = parent === undefined ? scratch.restoreAccount(spec) : scratch.restoreSandbox(spec, parent, now, own);
-  if (account.profile.sid !== spec.sid || account.profile.token !== spec.token) {
-    throw new ValidationError(at, problems.ownAccount(account.profile.sid));
-  }
+  // A state written by hand may leave out sid and token: they are derived as for fixtures.
   // One at a time: a later record may name an earlier one (a recording its inserted call).
   const calls = asList(entry['inserted_calls'], `${at}.inserted_calls`);
   for (const [k, c] of calls.entries()) {

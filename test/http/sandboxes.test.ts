@@ -252,6 +252,24 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     expect(many.body.message).toContain(problems.oneAccountState(whole.accounts.length));
     const one = { ...whole, accounts: [whole.accounts.find((a: Item) => a['sid'] === parent.sid)] };
     expect((await fork({ from: one })).status).toBe(201);
+    // A state written by hand: no sid or token, which are derived from its seed as for fixtures.
+    const written = { format: 1, seed: 'another seed', clock: '2025-06-01T12:00:00Z' };
+    const byHand = await fork({
+      from: { ...written, account: { friendly_name: 'Acme Support Line', calls: 448, recordings: 160 } },
+    });
+    expect(byHand.status).toBe(201);
+    const same = byCalls(elsewhere.world, 448);
+    const ofHand = (
+      await request(app)
+        .get(`/call/2012-04-24/Accounts/${byHand.body.sid}/Calls.json?PageSize=448`)
+        .auth(byHand.body.token, '')
+    ).body;
+    const ofSeed = (
+      await request(elsewhere.app)
+        .get(`/call/2012-04-24/Accounts/${same.sid}/Calls.json?PageSize=448`)
+        .auth(same.token, '')
+    ).body;
+    expect(withoutAccount(ofHand.calls)).toEqual(withoutAccount(ofSeed.calls));
     const wrongFormat = await fork({ from: { ...state, format: 2 } });
     expect(wrongFormat.status).toBe(400);
     expect(wrongFormat.body.message).toContain('body.from.format');
