@@ -1,5 +1,5 @@
-import { ApiError, messages, problems, ValidationError } from '../errors';
-import { asObject, checkKeys, instantAt } from '../input/fields';
+import { ApiError, messages } from '../errors';
+import { asNonEmptyString, asObject, checkKeys, instantAt } from '../input/fields';
 import { validateAccount, validateFixtures } from '../store/fixtures';
 import { type AdminHandler, accountOf, accountView, clearHarness, created, endAccount, ok } from './context';
 
@@ -22,8 +22,7 @@ export const reseed: AdminHandler = (ctx, req) => {
   const { world } = ctx;
   const body = asObject(req.body(), 'body');
   checkKeys(body, 'body', SEED_FIELDS);
-  const seed = body['seed'] ?? world.seed;
-  if (typeof seed !== 'string' || seed === '') throw new ValidationError('body.seed', problems.nonEmptyString);
+  const seed = asNonEmptyString(body['seed'] ?? world.seed, 'body.seed');
   const accounts =
     body['fixtures'] === undefined ? world.baseAccounts : validateFixtures(body['fixtures'], 'body.fixtures');
   const clockMs = body['clock'] === undefined ? world.clockMs : instantAt('body.clock', String(body['clock']));

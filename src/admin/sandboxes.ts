@@ -8,7 +8,7 @@ import { accountFromState } from './state';
 
 /** A sandbox as the admin API shows it: an account (with its token), and where it came from. */
 function sandboxView(ctx: AdminContext, a: Account) {
-  const fork = ctx.world.sandboxes().find((s) => s.sid === a.profile.sid);
+  const fork = ctx.world.forkOf(a.profile.sid);
   return { ...accountView(a), from: fork?.from ?? null, source: fork?.source ?? null };
 }
 
@@ -51,9 +51,9 @@ export const createSandbox: AdminHandler = async (ctx, req) => {
  * same sid after a reset.
  */
 function expireLater(ctx: AdminContext, sid: string, ttl: number): void {
-  const made = ctx.world.sandboxes().find((s) => s.sid === sid)?.made;
+  const made = ctx.world.forkOf(sid)?.made;
   setTimeout(() => {
-    if (ctx.world.sandboxes().some((s) => s.sid === sid && s.made === made)) endAccount(ctx, sid);
+    if (ctx.world.forkOf(sid)?.made === made) endAccount(ctx, sid);
   }, ttl * 1000).unref();
 }
 
@@ -69,7 +69,7 @@ export const listSandboxes: AdminHandler = (ctx) =>
 
 /** The sandbox a path's `:sid` names, or a 404. */
 function sandboxOf(ctx: AdminContext, sid: string): Account {
-  const account = ctx.world.sandboxes().some((s) => s.sid === sid) ? ctx.world.account(sid) : undefined;
+  const account = ctx.world.forkOf(sid) === undefined ? undefined : ctx.world.account(sid);
   if (account === undefined) throw new ApiError(404, messages.noSandbox(sid));
   return account;
 }
@@ -90,7 +90,7 @@ export const moveSandboxClock: AdminHandler = (ctx, req) => {
 /** `DELETE /__admin/sandboxes/{sid}`: the sandbox goes; its parent is untouched. */
 export const deleteSandbox: AdminHandler = (ctx, req) => {
   const sid = req.params['sid'] ?? '';
-  if (!ctx.world.sandboxes().some((s) => s.sid === sid)) throw new ApiError(404, messages.noSandbox(sid));
+  if (ctx.world.forkOf(sid) === undefined) throw new ApiError(404, messages.noSandbox(sid));
   endAccount(ctx, sid);
   return ok({ status: 'deleted', sid });
 };

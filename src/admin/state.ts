@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
 import { runSliced } from '../http/slices';
-import { asList, asObject, checkKeys, instantAt } from '../input/fields';
+import { asList, asNonEmptyString, asObject, checkKeys, instantAt } from '../input/fields';
 import { accountAsFixture, validateAccount, validateFixtures } from '../store/fixtures';
 import type { Work } from '../store/order';
 import { type Account, World } from '../store/world';
@@ -41,7 +41,7 @@ export function exportState(world: World): Record<string, unknown> {
  * from it (`POST /__admin/sandboxes {"from": state}`), here or in another emulator.
  */
 export function exportAccountState(world: World, a: Account): Record<string, unknown> {
-  return { ...accountHead(world, a), account: accountEntry(world, a) };
+  return { ...accountHead(a), account: accountEntry(world, a) };
 }
 
 /** The state's fields before its accounts. */
@@ -58,7 +58,7 @@ function exportHead(world: World) {
 }
 
 /** An account state's fields before the account: its clock is its own (a sandbox's may differ from the world's). */
-function accountHead(_world: World, a: Account) {
+function accountHead(a: Account) {
   // The account's own seed and reference instant: a sandbox forked from a state may have others than the world's.
   const { seed, clockMs, nowMs } = a.context;
   return {
@@ -72,7 +72,7 @@ function accountHead(_world: World, a: Account) {
 /** An account's fields before its inserted records: identity, a sandbox's own clock and parent, deletions. */
 function entryHead(world: World, a: Account, identity = true): Record<string, unknown> {
   const { sid: _sid, token: _token, friendly_name: _name, ...data } = accountAsFixture(a.spec);
-  const fork = world.sandboxes().find((s) => s.sid === a.profile.sid);
+  const fork = world.forkOf(a.profile.sid);
   return {
     ...(identity
       ? accountAsFixture({ ...a.spec, sid: a.profile.sid, token: a.profile.token })
@@ -115,14 +115,13 @@ const RECORDS_PER_SLICE = 512;
 function* importAccount(scratch: World, raw: unknown, at: string): Work<Account> {
   const entry = asObject(raw, at);
   const spec = validateAccount(Object.fromEntries(Object.entries(entry).filter(([k]) => !WRITES.includes(k))), at);
-  const parent = entry['sandbox_of'];
-  if (parent !== undefined && (typeof parent !== 'string' || parent === ''))
-    throw new ValidationError(`${at}.sandbox_of`, problems.nonEmptyString);
+  const parent =
+    entry['sandbox_of'] === undefined ? undefined : asNonEmptyString(entry['sandbox_of'], `${at}.sandbox_of`);
   const now = entry['now'] === undefined ? scratch.nowMs : instantAt(`${at}.now`, String(entry['now']));
   if (now < scratch.clockMs)
     throw new ValidationError(`${at}.now`, problems.clockBackwards(isoMillis(scratch.clockMs)));
   const own = {
-    seed: entry['seed'] === undefined ? scratch.seed : stateHead({ format: STATE_FORMAT, ...entry }, at).seed,
+    seed: entry['seed'] === undefined ? scratch.seed : asNonEmptyString(entry['seed'], `${at}.seed`),
     clockMs: entry['clock'] === undefined ? scratch.clockMs : instantAt(`${at}.clock`, String(entry['clock'])),
   };
   for (const [field, differs] of [
@@ -209,8 +208,7 @@ export function* accountFromState(raw: unknown, at: string): Work<{ home: World;
 /** A state's format, seed, reference instant and clock, checked. */
 function stateHead(body: Record<string, unknown>, at: string): { seed: string; clockMs: number; now?: number } {
   if (body['format'] !== STATE_FORMAT) throw new ValidationError(`${at}.format`, problems.stateFormat(STATE_FORMAT));
-  const seed = body['seed'];
-  if (typeof seed !== 'string' || seed === '') throw new ValidationError(`${at}.seed`, problems.nonEmptyString);
+  const seed = asNonEmptyString(body['seed'], `${at}.seed`);
   const clockMs = instantAt(`${at}.clock`, String(body['clock']));
   if (body['now'] === undefined) return { seed, clockMs };
   const now = instantAt(`${at}.now`, String(body['now']));
@@ -255,7 +253,7 @@ export function* accountStateHash(
   dialect = 'spec',
 ): Work<string> {
   const hash = createHash('sha256');
-  hash.update(`${hashPrefix(publicUrl, paging, dialect)},"state":${open(accountHead(world, a))},"account":`);
+  hash.update(`${hashPrefix(publicUrl, paging, dialect)},"state":${open(accountHead(a))},"account":`);
   yield* hashAccount(hash, world, a, false);
   hash.update('}}');
   return hash.digest('hex');

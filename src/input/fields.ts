@@ -15,6 +15,12 @@ export function asObject(value: unknown, at: string): Fields {
   return value;
 }
 
+/** The value as a non-empty string, or a ValidationError naming where. */
+export function asNonEmptyString(value: unknown, at: string): string {
+  if (typeof value !== 'string' || value === '') throw new ValidationError(at, problems.nonEmptyString);
+  return value;
+}
+
 /** The value as an array (absent: empty), or a ValidationError naming where. */
 export function asList(value: unknown, at: string): unknown[] {
   if (value === undefined) return [];

@@ -211,6 +211,11 @@ export class World {
     this.touch();
   }
 
+  /** Where a live sandbox came from; undefined for any other sid. O(1), for per-account checks. */
+  forkOf(sid: string): Fork | undefined {
+    return this.bySid.has(sid) ? this.forks.get(sid) : undefined;
+  }
+
   /** The live sandboxes, in the order they were made. */
   sandboxes(): ({ sid: string } & Fork)[] {
     // A reseed or an import replaces the accounts without ending forks one by one: only live ones count.
