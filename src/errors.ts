@@ -64,7 +64,7 @@ export const problems = {
   nonEmpty: 'must not be empty',
   nonEmptyString: 'must be a non-empty string',
   flag: (got: string) => `must be true, false, 1 or 0, got ${q(got)}`,
-  instant: (got: string) => `must be an ISO 8601 instant with a zone, such as 2025-06-01T12:00:00Z, got ${q(got)}`,
+  instant: (got: unknown) => `must be an ISO 8601 instant with a zone, such as 2025-06-01T12:00:00Z, got ${q(got)}`,
   httpUrl: (got: string) => `must be an absolute http(s) URL, got ${q(got)}`,
   httpUrlPlain: (got: string) => `must be an http(s) URL without query or fragment, got ${q(got)}`,
   adminToken: 'must be 1 to 256 visible ASCII characters',
@@ -87,11 +87,10 @@ export const problems = {
   callSid: '"ID…-CA…" with 32 lower-case hex digits each',
   sidInstance: (instanceId: string) => `must start with the InstanceId ${instanceId}`,
   startTime: (got: string) =>
-    `must be like 2013-07-05T22:15:53.000Z with .000 milliseconds (date_created has whole seconds), got ${q(got)}`,
+    `must be an ISO 8601 instant with a zone in whole seconds (date_created has no milliseconds), such as 2013-07-05T22:15:53Z or 2013-07-05T22:15:53.000Z, got ${q(got)}`,
   callCreated: (got: string) =>
     `must be like Fri, 5 Jul 2013 22:15:53 +0000 (calls are written in +0000), got ${q(got)}`,
   sameInstant: (what: string, date: string) => `must be the ${what}'s instant, ${date}`,
-  endTime: (got: string) => `must be like 2013-07-05T22:15:53.000Z, got ${q(got)}`,
   callUpdated: (got: string) => `must be like Fri, 5 Jul 2013 22:15:53 +0000, got ${q(got)}`,
   notBeforeStart: 'must not be before the start',
   durationSpan: (computed: number) => `must be the whole seconds from start_time to end_time, ${computed}`,
@@ -201,8 +200,8 @@ export const messages = {
   noUiFile: (name: string) => `No file ${JSON.stringify(name)} in the inspector`,
   noJournalEntry: (id: string) =>
     `No journal entry ${JSON.stringify(id)}: it may have left the journal (see GET /__admin/requests for those held)`,
-  resetSandboxes: (sids: readonly string[]) =>
-    `A reset would end the ${sids.length} live sandbox${sids.length === 1 ? '' : 'es'} (${sids.join(', ')}): delete them, or POST /__admin/reset?force=true`,
+  endsSandboxes: (what: string, sids: readonly string[], retry: string) =>
+    `${what} would end the ${sids.length} live sandbox${sids.length === 1 ? '' : 'es'} (${sids.join(', ')}): delete them, or ${retry}?force=true`,
   unknownState: (name: string, known: readonly string[]) =>
     `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,
   // Warnings: what production ignores or reads differently, said in a header and the journal.

@@ -1,15 +1,19 @@
-import { ApiError, messages } from '../errors';
 import { asNonEmptyString, asObject, checkKeys, instantAt } from '../input/fields';
 import { validateAccount, validateFixtures } from '../store/fixtures';
-import { type AdminHandler, accountOf, accountView, clearHarness, created, endAccount, ok } from './context';
+import {
+  type AdminHandler,
+  accountOf,
+  accountView,
+  clearHarness,
+  created,
+  endAccount,
+  ok,
+  refuseIfSandboxes,
+} from './context';
 
 /** `POST /__admin/reset`: every account back to the seed, created ones gone, journal and faults cleared. */
 export const resetAll: AdminHandler = (ctx, req) => {
-  // Other test workers may be using sandboxes: a reset that would end them must be meant.
-  const live = ctx.world.sandboxes().map((s) => s.sid);
-  if (live.length > 0 && new URLSearchParams(req.query).get('force') !== 'true') {
-    throw new ApiError(409, messages.resetSandboxes(live));
-  }
+  refuseIfSandboxes(ctx, req, 'A reset', 'POST /__admin/reset');
   ctx.world.reset();
   clearHarness(ctx);
   return ok({ status: 'reset', seed: ctx.world.seed, accounts: ctx.world.accounts().map(accountView) });
@@ -25,7 +29,9 @@ export const reseed: AdminHandler = (ctx, req) => {
   const seed = asNonEmptyString(body['seed'] ?? world.seed, 'body.seed');
   const accounts =
     body['fixtures'] === undefined ? world.baseAccounts : validateFixtures(body['fixtures'], 'body.fixtures');
-  const clockMs = body['clock'] === undefined ? world.clockMs : instantAt('body.clock', String(body['clock']));
+  const clockMs = body['clock'] === undefined ? world.clockMs : instantAt('body.clock', body['clock']);
+  // The body is checked whole first: a bad body is a 400 whether or not sandboxes are live.
+  refuseIfSandboxes(ctx, req, 'A new seed', 'POST /__admin/seed');
   world.reseed({ seed, clockMs, accounts });
   clearHarness(ctx);
   return ok({ status: 'seeded', seed: world.seed, accounts: world.accounts().map(accountView) });

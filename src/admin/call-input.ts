@@ -1,6 +1,6 @@
 import { problems } from '../errors';
 import type { Call } from '../format/call';
-import { isoMillis, parseIsoMillis, parseRfc2822, rfc2822Date } from '../format/dates';
+import { isoMillis, parseInstant, parseRfc2822, rfc2822Date } from '../format/dates';
 import { API_VERSION } from '../format/uris';
 import { CALL_DIRECTIONS, CALL_STATUSES, type CallRecord } from '../generators/call';
 import { insertedCallDefaults } from '../generators/inserted';
@@ -90,7 +90,8 @@ function givenStart(r: Reader): number | undefined {
   const createdText = r.string('date_created');
   let startSec: number | undefined;
   if (startText !== undefined) {
-    const ms = parseIsoMillis(startText);
+    // Any ISO 8601 instant with a zone: what the API prints (.000Z) and what people type (…:00Z).
+    const ms = parseInstant(startText);
     if (ms === undefined || ms % 1000 !== 0) r.fail('start_time', problems.startTime(startText));
     startSec = ms / 1000;
   }
@@ -109,8 +110,8 @@ function givenStart(r: Reader): number | undefined {
 function givenEnd(r: Reader, ms: number): number | undefined {
   const endText = r.string('end_time');
   if (endText !== undefined) {
-    const parsed = parseIsoMillis(endText);
-    if (parsed === undefined) r.fail('end_time', problems.endTime(endText));
+    const parsed = parseInstant(endText);
+    if (parsed === undefined) r.fail('end_time', problems.instant(endText));
     return parsed;
   }
   const updatedText = r.string('date_updated');

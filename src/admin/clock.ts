@@ -68,7 +68,7 @@ export function clockTarget(world: World, raw: unknown, nowMs = world.nowMs): nu
   const advance = body['advance'] !== undefined;
   if (advance === (body['to'] !== undefined)) throw new ValidationError('body', problems.clockMove);
   const at = advance ? 'body.advance' : 'body.to';
-  const to = advance ? nowMs + advanceMs(body['advance']) : instantAt(at, String(body['to']));
+  const to = advance ? nowMs + advanceMs(body['advance']) : instantAt(at, body['to']);
   if (to < nowMs) throw new ValidationError(at, problems.clockBackwards(isoMillis(nowMs)));
   if (to > LAST_MS) throw new ValidationError(at, problems.clockRange);
   return to;

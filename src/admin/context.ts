@@ -73,6 +73,18 @@ export function endAccount(ctx: AdminContext, sid: string): void {
   ctx.faults.removeScopedTo(sid);
 }
 
+/**
+ * A global write that would end live sandboxes (a reset, a new seed, a state import) is refused
+ * with a 409 naming them unless the request says `?force=true`: other test workers sharing this
+ * emulator may be using them, and only a write meant for the whole emulator may end them.
+ */
+export function refuseIfSandboxes(ctx: AdminContext, req: AdminRequest, what: string, retry: string): void {
+  const live = ctx.world.sandboxes().map((s) => s.sid);
+  if (live.length > 0 && new URLSearchParams(req.query).get('force') !== 'true') {
+    throw new ApiError(409, messages.endsSandboxes(what, live, retry));
+  }
+}
+
 /** What a reset or a new seed also clears: the requests seen and the faults set. */
 export function clearHarness(ctx: AdminContext): void {
   ctx.journal.clear();

@@ -8,7 +8,7 @@ import type { Work } from '../store/order';
 import { type Account, World } from '../store/world';
 import { VERSION } from '../version';
 import { callAsInput, callFromInput } from './call-input';
-import { type AdminHandler, accountOf, ok } from './context';
+import { type AdminHandler, accountOf, ok, refuseIfSandboxes } from './context';
 import { recordingAsInput, recordingFromInput } from './recording-input';
 
 const STATE_FORMAT = 1;
@@ -117,12 +117,12 @@ function* importAccount(scratch: World, raw: unknown, at: string): Work<Account>
   const spec = validateAccount(Object.fromEntries(Object.entries(entry).filter(([k]) => !WRITES.includes(k))), at);
   const parent =
     entry['sandbox_of'] === undefined ? undefined : asNonEmptyString(entry['sandbox_of'], `${at}.sandbox_of`);
-  const now = entry['now'] === undefined ? scratch.nowMs : instantAt(`${at}.now`, String(entry['now']));
+  const now = entry['now'] === undefined ? scratch.nowMs : instantAt(`${at}.now`, entry['now']);
   if (now < scratch.clockMs)
     throw new ValidationError(`${at}.now`, problems.clockBackwards(isoMillis(scratch.clockMs)));
   const own = {
     seed: entry['seed'] === undefined ? scratch.seed : asNonEmptyString(entry['seed'], `${at}.seed`),
-    clockMs: entry['clock'] === undefined ? scratch.clockMs : instantAt(`${at}.clock`, String(entry['clock'])),
+    clockMs: entry['clock'] === undefined ? scratch.clockMs : instantAt(`${at}.clock`, entry['clock']),
   };
   for (const [field, differs] of [
     ['now', now !== scratch.nowMs],
@@ -209,9 +209,9 @@ export function* accountFromState(raw: unknown, at: string): Work<{ home: World;
 function stateHead(body: Record<string, unknown>, at: string): { seed: string; clockMs: number; now?: number } {
   if (body['format'] !== STATE_FORMAT) throw new ValidationError(`${at}.format`, problems.stateFormat(STATE_FORMAT));
   const seed = asNonEmptyString(body['seed'], `${at}.seed`);
-  const clockMs = instantAt(`${at}.clock`, String(body['clock']));
+  const clockMs = instantAt(`${at}.clock`, body['clock']);
   if (body['now'] === undefined) return { seed, clockMs };
-  const now = instantAt(`${at}.now`, String(body['now']));
+  const now = instantAt(`${at}.now`, body['now']);
   if (now < clockMs) throw new ValidationError(`${at}.now`, problems.clockBackwards(isoMillis(clockMs)));
   return { seed, clockMs, now };
 }
@@ -269,12 +269,39 @@ function hashPrefix(publicUrl: string, paging: string, dialect: string): string 
 /** An account's entry of the export, written into `hash` a piece at a time. */
 function* hashAccount(hash: ReturnType<typeof createHash>, world: World, a: Account, identity: boolean): Work<void> {
   hash.update(`${open(entryHead(world, a, identity))},"inserted_calls":[`);
-  yield* hashInChunks(hash, a.calls.insertedRecords(), callAsInput);
+  const own = identity ? null : yield* insertNames(a);
+  const named = (sid: string) => own?.get(sid) ?? sid;
+  yield* hashInChunks(hash, a.calls.insertedRecords(), (c) => ({ ...callAsInput(c), sid: named(c.sid) }));
   hash.update('],"inserted_recordings":[');
-  yield* hashInChunks(hash, a.recordings.insertedRecords(), recordingAsInput);
+  yield* hashInChunks(hash, a.recordings.insertedRecords(), (r) => ({
+    ...recordingAsInput(r),
+    sid: named(r.sid),
+    call_sid: named(r.callSid),
+  }));
   hash.update(
     `],${JSON.stringify({ call_inserts: a.calls.nextInsert, recording_inserts: a.recordings.nextInsert }).slice(1)}`,
   );
+}
+
+/**
+ * Each inserted record's sid mapped to a name by its place among the account's inserts. A
+ * sandbox draws the sids of its inserts from its own sid (see `ownInsertHex`), and a sandbox
+ * forked from it, or from its state, keeps those: identity, which the account hash leaves out as
+ * it leaves out the account's sid, so that sandboxes taken through the same steps hash alike.
+ */
+function* insertNames(a: Account): Work<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const [kind, table] of [
+    ['call', a.calls],
+    ['recording', a.recordings],
+  ] as const) {
+    const records: readonly { sid: string }[] = table.insertedRecords();
+    for (let i = 0; i < records.length; i++) {
+      names.set((records[i] as { sid: string }).sid, `${kind} insert ${i}`);
+      if (i % 4096 === 4095) yield;
+    }
+  }
+  return names;
 }
 
 /** Records as JSON, comma-separated, 512 at a time between yields. */
@@ -293,6 +320,8 @@ function* hashInChunks<R>(
 export const getState: AdminHandler = (ctx) => ok(exportState(ctx.world));
 
 export const putState: AdminHandler = async (ctx, req) => {
+  // Before the import is built (the costly part): it replaces every account, sandboxes too.
+  refuseIfSandboxes(ctx, req, 'A state import', 'PUT /__admin/state');
   await runSliced(importState(ctx.world, req.body()));
   return ok({
     status: 'imported',

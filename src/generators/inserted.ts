@@ -1,4 +1,5 @@
 import { personName } from '../random/faker';
+import { Stream } from '../random/stream';
 import type { AccountProfile, WorldContext } from './account';
 import { type CallRecord, drawDefaults } from './call';
 import { OFFSETS_MIN } from './recording';
@@ -13,6 +14,8 @@ export function insertedCallDefaults(world: WorldContext, account: AccountProfil
   const s = account.streams.insertedCall.at(k);
   const startSec = world.clockSec - s.int(60, 3600);
   const call = drawDefaults(world, account, s, startSec, false) as CallRecord;
+  // "ID" and 32 hex digits, then "-CA": the InstanceId stays as drawn.
+  call.sid = `${call.sid.slice(0, 37)}${ownInsertHex(account, 'call', k, call.sid.slice(37))}`;
   call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
   return call;
 }
@@ -23,5 +26,21 @@ export function insertedRecordingDefaults(
   k: number,
 ): { sid: string; offsetMin: number; share: number } {
   const s = account.streams.insertedRecording.at(k);
-  return { sid: `RE${s.hex(32)}`, offsetMin: s.pick(OFFSETS_MIN), share: 0.3 + 0.7 * s.float() };
+  return {
+    sid: `RE${ownInsertHex(account, 'recording', k, s.hex(32))}`,
+    offsetMin: s.pick(OFFSETS_MIN),
+    share: 0.3 + 0.7 * s.float(),
+  };
+}
+
+/**
+ * The 32 hex digits of the k-th inserted record's sid. An account draws its records from its own
+ * streams, and so its inserts' sids too. A sandbox (or any account with `data_of`) draws from
+ * its parent's streams, which would give sibling sandboxes the same sid for their n-th insert: a
+ * client keying its database by sid would see one record where there are two. Its inserts' sids
+ * come from its own sid instead.
+ * @example ownInsertHex(plain, 'call', 0, '3f…') // '3f…' (the drawn digits, unchanged)
+ */
+export function ownInsertHex(account: AccountProfile, kind: 'call' | 'recording', k: number, drawn: string): string {
+  return account.dataOf === account.sid ? drawn : Stream.of([account.sid, `inserted-${kind}-sid`, k]).hex(32);
 }

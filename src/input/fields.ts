@@ -55,8 +55,9 @@ export function readerOf(
  * An ISO 8601 instant with a zone, in ms since the epoch, or a ValidationError naming `at`.
  * @example instantAt('body.clock', '2025-06-01T12:00:00Z') // 1748779200000
  */
-export function instantAt(at: string, raw: string): number {
-  const ms = parseInstant(raw);
+export function instantAt(at: string, raw: unknown): number {
+  // Only a string is read: anything else (an object with its own toString) is refused as it is.
+  const ms = typeof raw === 'string' ? parseInstant(raw) : undefined;
   if (ms === undefined) throw new ValidationError(at, problems.instant(raw));
   return ms;
 }

@@ -17,17 +17,19 @@ const ALLOW = 'GET, HEAD';
 /**
  * The id of the record a path names in the authenticated account. A sid of another account's
  * record is a 403, as production's `secure()` checks the record's own account; an unknown sid
- * is a 404.
+ * is a 404, and so is one this account had and deleted, though the parent or a sibling of a
+ * sandbox still has it: in production that record is gone.
  */
 function recordOf(
   world: World,
   account: Account,
   sid: string,
-  table: (a: Account) => { find(sid: string): number | undefined },
+  table: (a: Account) => { find(sid: string): number | undefined; known(sid: string): boolean },
   missing: (accountSid: string, sid: string) => string,
 ): number {
   const id = table(account).find(sid);
   if (id !== undefined) return id;
+  if (table(account).known(sid)) throw new ApiError(404, missing(account.profile.sid, sid));
   const owner = world.accounts().find((a) => a !== account && table(a).find(sid) !== undefined);
   if (owner !== undefined) throw new ApiError(403, messages.forbiddenRecord(sid));
   throw new ApiError(404, missing(account.profile.sid, sid));

@@ -13,11 +13,18 @@ export class Overlay<R extends { sid: string }> {
   readonly deleted = new Set<number>();
   /** Inserted ids by sid: a state import of many inserts finds each in O(1). */
   private readonly bySid = new Map<string, number>();
+  /** Sids of inserted records since deleted: such a sid answers 404 here, not 403 (see Table.known). */
+  private readonly removed = new Set<string>();
   /** Counts inserts ever made, deleted or not: the next insert's stream and id. */
   nextInsert = 0;
 
   get empty(): boolean {
     return this.inserted.size === 0 && this.deleted.size === 0;
+  }
+
+  /** Whether an inserted record with this sid was deleted. */
+  removedSid(sid: string): boolean {
+    return this.removed.has(sid);
   }
 
   /** The id of the inserted record with this sid, if it is still there. */
@@ -39,6 +46,7 @@ export class Overlay<R extends { sid: string }> {
     } else {
       this.inserted.delete(id);
       this.bySid.delete(rec.sid);
+      this.removed.add(rec.sid);
     }
   }
 
@@ -47,6 +55,7 @@ export class Overlay<R extends { sid: string }> {
     for (const [id, rec] of other.inserted) this.inserted.set(id, rec);
     for (const id of other.deleted) this.deleted.add(id);
     for (const [sid, id] of other.bySid) this.bySid.set(sid, id);
+    for (const sid of other.removed) this.removed.add(sid);
     this.nextInsert = other.nextInsert;
   }
 
@@ -54,6 +63,7 @@ export class Overlay<R extends { sid: string }> {
     this.inserted.clear();
     this.deleted.clear();
     this.bySid.clear();
+    this.removed.clear();
     this.nextInsert = 0;
   }
 }

@@ -71,6 +71,11 @@ export interface TableView<R, C extends string> {
   deletedIndexes(): number[];
   /** Inserted records, in insert order. */
   insertedRecords(): R[];
+  /**
+   * Whether `sid` names a record this list has or had: a live one, a seeded or arrived one since
+   * deleted, or an inserted one since deleted. A sandbox shares such sids with its parent.
+   */
+  known(sid: string): boolean;
   /** The newest creation time (seconds) among the inserted records, if any: kept as they come. */
   newestInserted(): number | undefined;
   /**
@@ -259,6 +264,15 @@ export class Table<R extends { sid: string }, C extends string> implements Table
 
   insertedRecords(): R[] {
     return [...this.overlay.inserted.values()];
+  }
+
+  known(sid: string): boolean {
+    if (this.find(sid) !== undefined || this.overlay.removedSid(sid)) return true;
+    if (this.kind.index(this.world, this.account, sid, this.seeded) !== undefined) return true;
+    if (this.arrivals === null) return false;
+    const j = this.arrivals.index(sid);
+    this.sync();
+    return j !== undefined && this.arrivals.has(j, this.clockSeen) && this.arrivals.get(j, this.clockSeen).sid === sid;
   }
 
   /** Adds a record; returns its id. For the World only (it marks the write). */

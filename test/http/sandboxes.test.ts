@@ -66,7 +66,9 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     const two = (await fork({ from: parent.sid })).body;
     const refused = await request(app).post('/__admin/reset').type('json');
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ message: messages.resetSandboxes([one.sid, two.sid]) });
+    expect(refused.body).toEqual({
+      message: messages.endsSandboxes('A reset', [one.sid, two.sid], 'POST /__admin/reset'),
+    });
     expect((await request(app).delete(`/__admin/sandboxes/${one.sid}`)).body).toEqual({
       status: 'deleted',
       sid: one.sid,
@@ -76,6 +78,27 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     expect((await request(app).get('/__admin/sandboxes')).body.sandboxes).toEqual([]);
     expect((await request(app).delete(`/__admin/sandboxes/${two.sid}`)).status).toBe(404);
   });
+
+  // Every global write that would end sandboxes other workers use is a 409 unless forced, as reset is.
+  test.each([
+    ['a new seed', 'post', '/__admin/seed', 'A new seed', 'POST /__admin/seed'],
+    ['a state import', 'put', '/__admin/state', 'A state import', 'PUT /__admin/state'],
+  ] as const)(
+    '%s is refused while sandboxes live, naming them, and changes nothing; forced, it ends them',
+    async (_what, method, path, what, retry) => {
+      const { app, parent, fork, list } = setup();
+      // The state as it was before the fork: importing it leaves no sandbox.
+      const body = method === 'post' ? '{"seed":"other"}' : (await request(app).get('/__admin/state')).text;
+      const sb = (await fork({ from: parent.sid })).body;
+      const refused = await request(app)[method](path).type('json').send(body);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ message: messages.endsSandboxes(what, [sb.sid], retry) });
+      expect((await list(sb.sid, sb.token)).total).toBe(448);
+      expect((await request(app).get('/__admin/health')).body.seed).toBe('callrec');
+      expect((await request(app)[method](`${path}?force=true`).type('json').send(body)).status).toBe(200);
+      expect((await request(app).get('/__admin/sandboxes')).body.sandboxes).toEqual([]);
+    },
+  );
 
   test('the same steps give the same sandboxes (sid, token), after a reset too', async () => {
     const a = setup();
@@ -174,7 +197,7 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     // Only a sandbox has a clock of its own.
     const bad = structuredClone(world);
     bad.accounts[0].now = '2025-06-01T13:00:00.000Z';
-    const refused = await request(other.app).put('/__admin/state').type('json').send(JSON.stringify(bad));
+    const refused = await request(other.app).put('/__admin/state?force=true').type('json').send(JSON.stringify(bad));
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain(problems.ownClockOfSandbox);
   });
@@ -289,6 +312,68 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     ]);
     await request(app).delete(`/__admin/accounts/${parent.sid}`);
     expect((await request(app).get('/__admin/faults')).body.faults.map((f: Item) => f['id'])).toEqual([global.id]);
+  });
+
+  test('sibling sandboxes give their n-th inserts sids of their own; seeded and inherited records keep theirs', async () => {
+    const { app, parent, fork, insert } = setup();
+    const [before] = (await insert(parent.sid, [{}])).body as Item[];
+    const one = (await fork({ from: parent.sid })).body;
+    const two = (await fork({ from: parent.sid })).body;
+    const recordingOf = async (sid: string, callSid: string) =>
+      (
+        await request(app)
+          .post(`/__admin/accounts/${sid}/recordings`)
+          .type('json')
+          .send(JSON.stringify([{ call_sid: callSid }]))
+      ).body[0] as Item;
+    const answered = [{ status: 'completed', duration: 60 }];
+    const [a] = (await insert(one.sid, answered)).body as Item[];
+    const [b] = (await insert(two.sid, answered)).body as Item[];
+    const [p] = (await insert(parent.sid, answered)).body as Item[];
+    expect(new Set([a!['sid'], b!['sid'], p!['sid']]).size).toBe(3);
+    // Everything else about the insert is drawn as before: the same defaults in both siblings.
+    const { sid: _a, account_sid: _x, uri: _u, subresource_uris: _s, ...restA } = a!;
+    const { sid: _b, account_sid: _y, uri: _v, subresource_uris: _t, ...restB } = b!;
+    expect(restA).toEqual(restB);
+    const ra = await recordingOf(one.sid, a!['sid']);
+    const rb = await recordingOf(two.sid, b!['sid']);
+    expect(ra['sid']).not.toBe(rb['sid']);
+    // The call inserted before the forks is the same record in all three.
+    for (const sb of [one, two]) {
+      const res = await request(app)
+        .get(`/call/2012-04-24/Accounts/${sb.sid}/Calls/${before!['sid']}.json`)
+        .auth(sb.token, '');
+      expect(res.status).toBe(200);
+    }
+    // Taken through the same steps, the two still hash alike: the sids drawn from identity are left out.
+    const hash = async (sid: string) => (await request(app).get(`/__admin/accounts/${sid}/state/hash`)).body.hash;
+    expect(await hash(one.sid)).toBe(await hash(two.sid));
+  });
+
+  test('a record deleted in a sandbox is a 404 there, as in any account, though its parent still has it', async () => {
+    const { app, parent, fork, insert, list } = setup();
+    const [inserted] = (await insert(parent.sid, [{}])).body as Item[];
+    const sb = (await fork({ from: parent.sid })).body;
+    const seeded = (await list(sb.sid, sb.token, 'PageSize=3')).calls[2] as Item;
+    const recording = (
+      await request(app).get(`/call/2012-04-24/Accounts/${sb.sid}/Recordings.json?PageSize=1`).auth(sb.token, '')
+    ).body.recordings[0] as Item;
+    const get = (path: string, token: string) => request(app).get(path).auth(token, '');
+    const callPath = (sid: string, call: string) => `/call/2012-04-24/Accounts/${sid}/Calls/${call}.json`;
+    const recPath = (sid: string, rec: string) => `/call/2012-04-24/Accounts/${sid}/Recordings/${rec}.json`;
+    for (const call of [seeded['sid'], inserted!['sid']]) {
+      expect((await request(app).delete(`/__admin/accounts/${sb.sid}/calls/${call}`)).status).toBe(200);
+      const gone = await get(callPath(sb.sid, call), sb.token);
+      expect([gone.status, gone.body]).toEqual([404, { message: messages.noCall(sb.sid, call) }]);
+      expect((await get(callPath(parent.sid, call), parent.token)).status).toBe(200);
+    }
+    await request(app).delete(`/__admin/accounts/${sb.sid}/recordings/${recording['sid']}`);
+    const gone = await get(recPath(sb.sid, recording['sid']), sb.token);
+    expect([gone.status, gone.body]).toEqual([404, { message: messages.noRecording(sb.sid, recording['sid']) }]);
+    // A record that was never this account's is still another account's: 403, as production's secure().
+    const [theirs] = (await insert(parent.sid, [{}])).body as Item[];
+    const other = await get(callPath(sb.sid, theirs!['sid']), sb.token);
+    expect([other.status, other.body]).toEqual([403, { message: messages.forbiddenRecord(theirs!['sid']) }]);
   });
 
   test.each([
