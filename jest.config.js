@@ -5,5 +5,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   // Type-checking is done once by `npm run typecheck`; ts-jest only transpiles (isolatedModules).
   testTimeout: 30000,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFilesAfterEnv: ['<rootDir>/test/support/openapi-setup.ts'],
 };

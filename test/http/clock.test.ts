@@ -34,6 +34,9 @@ describe('the clock: /__admin/clock', () => {
     [{}, 'body', problems.clockMove],
     [{ advance: 'PT1M', to: START }, 'body', problems.clockMove],
     [{ advance: 'P1M' }, 'body.advance', problems.clockAdvance],
+    // Not a string: refused as it is, never turned into one (an object's own toString threw a 500).
+    [{ to: { toString: {} } }, 'body.to', problems.instant({ toString: {} })],
+    [{ to: 1748779200000 }, 'body.to', problems.instant(1748779200000)],
     [{ advance: -1 }, 'body.advance', problems.clockAdvance],
     [{ advance: '300' }, 'body.advance', problems.clockAdvance],
     [{ to: '2025-05-31T00:00:00Z' }, 'body.to', problems.clockBackwards(START)],

@@ -6,30 +6,81 @@ import { type AdminAccount, adminAccounts, type Spawned, startCli } from '../sup
 
 /**
  * Each attack that froze the server once runs here against a real server, while health checks
- * are sent one after another. A bound on responsiveness, not a timing of the attack: every
- * health check taken while the attack was still running must answer within 250 ms.
+ * are sent one after another. The server must keep yielding: judged by what holds on a busy
+ * runner as well as an idle one, never by a wall-clock limit. The process stays up, every health
+ * check answers 200, several answer while the attack runs, and no single one waits for a large
+ * share of the attack (a server frozen for the whole build answers one probe, after it all), or
+ * more than many times what a probe took just before with no attack. Absolute figures live in
+ * `npm run bench` and the soak.
  */
-const BOUND_MS = 250;
+const SHARE = 0.5;
+const TIMES_BASELINE = 50;
 
-async function probeWhile(url: string, attack: Promise<unknown>): Promise<{ probes: number; worst: number }> {
+interface Probed {
+  probes: number;
+  worst: number;
+  attackMs: number;
+  statuses: Set<number>;
+}
+
+async function probe(url: string): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  const res = await fetch(`${url}/__admin/health`);
+  await res.arrayBuffer();
+  return { ms: performance.now() - started, status: res.status };
+}
+
+/** The slowest of ten health checks with nothing else running: this run's own yardstick. */
+async function baseline(url: string): Promise<number> {
+  let worst = 0;
+  for (let i = 0; i < 10; i++) worst = Math.max(worst, (await probe(url)).ms);
+  return worst;
+}
+
+async function probeWhile(url: string, attack: Promise<unknown>): Promise<Probed> {
+  const began = performance.now();
   let done = false;
   const finished = attack.finally(() => {
     done = true;
   });
   let probes = 0;
   let worst = 0;
+  const statuses = new Set<number>();
   while (!done) {
-    const started = performance.now();
-    const res = await fetch(`${url}/__admin/health`);
-    await res.arrayBuffer();
+    const { ms, status } = await probe(url);
+    statuses.add(status);
     if (!done) {
       probes++;
-      worst = Math.max(worst, performance.now() - started);
+      worst = Math.max(worst, ms);
     }
     await new Promise((r) => setTimeout(r, 20));
   }
+  const attackMs = performance.now() - began;
   await finished;
-  return { probes, worst };
+  return { probes, worst, attackMs, statuses };
+}
+
+/**
+ * Takes the baseline, starts the attack, probes until it settles, and checks the rule of this
+ * file; resolves with what the attack resolved with. `short`: an attack too brief to count
+ * probes in (only the bound on the worst one holds).
+ */
+async function underAttack<T>(em: Spawned, start: () => Promise<T>, short = false): Promise<T> {
+  const base = await baseline(em.url);
+  const attack = start();
+  expectYielded(em, base, await probeWhile(em.url, attack), short);
+  return attack;
+}
+
+/** The rule of this file (see above); the figures are in the failure message. */
+function expectYielded(em: Spawned, base: number, p: Probed, short: boolean): void {
+  const figures = `${p.probes} probes, worst ${Math.round(p.worst)} ms, attack ${Math.round(p.attackMs)} ms, baseline ${Math.round(base)} ms`;
+  expect({ alive: em.proc.exitCode === null, statuses: [...p.statuses] }).toEqual({ alive: true, statuses: [200] });
+  expect({ yielded: short || p.probes > 3, figures }).toEqual({ yielded: true, figures });
+  expect({ bounded: p.worst <= Math.max(SHARE * p.attackMs, TIMES_BASELINE * base), figures }).toEqual({
+    bounded: true,
+    figures,
+  });
 }
 
 /**
@@ -44,13 +95,6 @@ function curl(url: string, token?: string): Promise<number> {
       err === null ? resolve(Number(out)) : reject(err),
     ),
   );
-}
-
-/** The rule of this file: health checks taken while the attack ran (more than three) all answered within the bound. */
-async function expectResponsive(url: string, attack: Promise<unknown>): Promise<void> {
-  const { probes, worst } = await probeWhile(url, attack);
-  expect(probes).toBeGreaterThan(3);
-  expect(worst).toBeLessThan(BOUND_MS);
 }
 
 const basic = (token: string) => ({ authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` });
@@ -79,42 +123,40 @@ describe('no request stalls the others', () => {
   afterAll(() => em.stop());
 
   test('while the first page sorted by From of 2,000,000 calls is built', async () => {
-    const attack = fetch(callsUrl(em.url, big, '?SortBy=From:desc'), { headers: basic(big.token) }).then((r) =>
-      r.json(),
+    const page = await underAttack(em, () =>
+      fetch(callsUrl(em.url, big, '?SortBy=From:desc'), { headers: basic(big.token) }).then((r) => r.json()),
     );
-    await expectResponsive(em.url, attack);
-    expect(((await attack) as { total: number }).total).toBe(2_000_000);
+    expect((page as { total: number }).total).toBe(2_000_000);
   });
 
   test('while the first page filtered by Status of 2,000,000 calls is built', async () => {
-    const attack = fetch(callsUrl(em.url, big, '?Status=busy&PageSize=5'), { headers: basic(big.token) }).then((r) =>
-      r.json(),
+    const page = await underAttack(em, () =>
+      fetch(callsUrl(em.url, big, '?Status=busy&PageSize=5'), { headers: basic(big.token) }).then((r) => r.json()),
     );
-    await expectResponsive(em.url, attack);
-    expect(((await attack) as { page_size: number }).page_size).toBe(5);
+    expect((page as { page_size: number }).page_size).toBe(5);
   });
 
   test('while a LIKE pattern of fourteen % and an x filters 2,000,000 calls', async () => {
-    const attack = curl(callsUrl(em.url, big, `?From=${'%25'.repeat(14)}x`), big.token);
-    await expectResponsive(em.url, attack);
-    expect(await attack).toBeGreaterThan(0);
+    const bytes = await underAttack(em, () => curl(callsUrl(em.url, big, `?From=${'%25'.repeat(14)}x`), big.token));
+    expect(bytes).toBeGreaterThan(0);
   });
 
   test('while requests with 5,000-character paths meet a fault of six stars', async () => {
     await admin(em.url, 'POST', '/faults', { path: '/*a*a*a*a*a*b', status: 418 });
     const long = `${em.url}/${'a'.repeat(5000)}`;
-    const attack = Promise.all(Array.from({ length: 50 }, () => fetch(long).then((r) => r.status)));
-    const { worst } = await probeWhile(em.url, attack);
+    const statuses = await underAttack(
+      em,
+      () => Promise.all(Array.from({ length: 50 }, () => fetch(long).then((r) => r.status))),
+      true,
+    );
     // The path has no b: the fault does not match, and the path is simply not found.
-    expect(new Set(await attack)).toEqual(new Set([404]));
-    expect(worst).toBeLessThan(BOUND_MS);
+    expect(new Set(statuses)).toEqual(new Set([404]));
     await admin(em.url, 'DELETE', '/faults');
   });
 
   test('while a 300,000-call page streams to a fast reader', async () => {
-    const attack = curl(callsUrl(em.url, big, '?PageSize=300000'), big.token);
-    await expectResponsive(em.url, attack);
-    expect(await attack).toBeGreaterThan(100_000_000);
+    const bytes = await underAttack(em, () => curl(callsUrl(em.url, big, '?PageSize=300000'), big.token));
+    expect(bytes).toBeGreaterThan(100_000_000);
   });
 
   test('while eight long recordings download at once', async () => {
@@ -127,9 +169,8 @@ describe('no request stalls the others', () => {
     // A recording of a two-hour call: 0.3 to 1 of the room it has, about 15 MB of audio each.
     const bytes = 44 + Math.round(Number(rec.duration) * 8000) * 2;
     expect(bytes).toBeGreaterThan(5_000_000);
-    const attack = Promise.all(Array.from({ length: 8 }, () => curl(rec.file_uri)));
-    await expectResponsive(em.url, attack);
-    expect(await attack).toEqual(Array.from({ length: 8 }, () => bytes));
+    const read = await underAttack(em, () => Promise.all(Array.from({ length: 8 }, () => curl(rec.file_uri))));
+    expect(read).toEqual(Array.from({ length: 8 }, () => bytes));
   });
 
   test('while a state with 40,000 inserted calls is imported', async () => {
@@ -140,9 +181,8 @@ describe('no request stalls the others', () => {
       from: `+1555${String(i).padStart(7, '0')}`,
     }));
     account['call_inserts'] = 40_000;
-    const attack = admin(em.url, 'PUT', '/state', state).then((r) => r.status);
-    await expectResponsive(em.url, attack);
-    expect(await attack).toBe(200);
+    const status = await underAttack(em, () => admin(em.url, 'PUT', '/state', state).then((r) => r.status));
+    expect(status).toBe(200);
     await admin(em.url, 'POST', '/reset');
   });
 });
@@ -196,21 +236,26 @@ describe('orders built while writes land', () => {
     const em = await startCli(['--fixtures', fixtures, '--log-level', 'silent']);
     try {
       const [a] = (await adminAccounts(em.url)) as [AdminAccount];
-      const deadline = Date.now() + 3000;
+      // Counted, not timed: each lister sends its requests, and writes go on until they are all answered.
+      const PER_LISTER = 5;
+      let listing = 3;
       const statuses: number[] = [];
       const inserted: string[] = [];
       const queries = ['&To=%2B1%25', '&SortBy=From:desc', '&Status=busy', '&SortBy=To&From=%25555%25', ''];
       const lists = async (k: number) => {
-        for (let n = k; Date.now() < deadline; n++) {
+        for (let n = k; n < k + PER_LISTER; n++) {
           const res = await fetch(callsUrl(em.url, a, `?PageSize=126${queries[n % queries.length]}`), {
             headers: basic(a.token),
           });
           await res.arrayBuffer();
           statuses.push(res.status);
         }
+        listing--;
       };
+      let written = 0;
       const writes = async (k: number) => {
-        for (let n = k; Date.now() < deadline; n++) {
+        for (let n = k; listing > 0; n++) {
+          written++;
           if (n % 5 < 3) {
             const res = await admin(em.url, 'POST', `/accounts/${a.sid}/calls`, [{}, { status: 'busy' }]);
             for (const c of (await res.json()) as { sid: string }[]) inserted.push(c.sid);
@@ -224,7 +269,8 @@ describe('orders built while writes land', () => {
       };
       await Promise.all([lists(0), lists(1), lists(2), writes(0), writes(2)]);
       expect(statuses.filter((s) => s >= 500)).toEqual([]);
-      expect(statuses.length).toBeGreaterThan(10);
+      expect(statuses.length).toBe(3 * PER_LISTER);
+      expect(written).toBeGreaterThan(0);
     } finally {
       await em.stop();
     }

@@ -21,6 +21,22 @@ describe('callFromInput: given fields kept, the rest generated to fit', () => {
     expect(callFromInput(a, {}, 'body', 1).sid).not.toBe(callFromInput(a, {}, 'body', 0).sid);
   });
 
+  test('start_time and end_time take an ISO instant without milliseconds, or with another zone, as the same instant', () => {
+    const printed = callFromInput(
+      a,
+      { start_time: '2025-05-17T10:00:00.000Z', end_time: '2025-05-17T10:01:30.000Z' },
+      'body',
+      0,
+    );
+    for (const [start_time, end_time] of [
+      ['2025-05-17T10:00:00Z', '2025-05-17T10:01:30Z'],
+      ['2025-05-17T12:00:00+02:00', '2025-05-17T10:01:30Z'],
+    ]) {
+      expect(callFromInput(a, { start_time, end_time }, 'body', 0)).toEqual(printed);
+    }
+    expect(printed).toMatchObject({ startSec: start, duration: 90 });
+  });
+
   test.each([
     [
       { date_created: rfc2822Date(start), duration: 7, status: 'completed' },
@@ -51,6 +67,8 @@ describe('callFromInput: given fields kept, the rest generated to fit', () => {
       problems.oneOf(['completed', 'no-answer', 'busy', 'failed', 'canceled'], 'done'),
     ],
     [{ start_time: '2025-05-17T10:00:00.500Z' }, 'body.start_time', problems.startTime('2025-05-17T10:00:00.500Z')],
+    [{ start_time: '2025-05-17T10:00:00' }, 'body.start_time', problems.startTime('2025-05-17T10:00:00')],
+    [{ end_time: '17 May 2025' }, 'body.end_time', problems.instant('17 May 2025')],
     [
       { date_created: 'Sat, 17 May 2025 10:00:00 +0100' },
       'body.date_created',
