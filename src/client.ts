@@ -22,6 +22,8 @@ export type SandboxView = AccountView & { from: string; source: 'account' | 'sta
 /** Filters of the request journal (`GET /__admin/requests`). */
 export interface JournalQuery {
   account?: string;
+  /** GET, HEAD, POST, … (any case). */
+  method?: string;
   path?: string;
   status?: number;
   since?: string;
@@ -43,9 +45,17 @@ export interface EmulatorClient {
   seed(seed: string, fixtures?: { accounts: unknown[] }, clock?: string): Promise<void>;
   /** Inserts calls (any field may be given, the rest is generated); returns them as the API shows them. */
   addCalls(accountSid: string, calls?: CallInput | CallInput[]): Promise<Call[]>;
+  /** Inserts one call; returns it as the API shows it. */
+  addCall(accountSid: string, call?: CallInput): Promise<Call>;
   addRecordings(accountSid: string, recordings?: RecordingInput | RecordingInput[]): Promise<Recording[]>;
+  /** Inserts one recording; returns it as the API shows it. */
+  addRecording(accountSid: string, recording?: RecordingInput): Promise<Recording>;
   /** The request journal, newest first. */
   requests(query?: JournalQuery): Promise<JournalEntry[]>;
+  /** How many requests the journal holds that match, e.g. `{ status: 429 }`: counted by the emulator, none sent back. */
+  countRequests(query?: JournalQuery): Promise<number>;
+  /** Empties the journal, or one account's entries only. */
+  clearRequests(accountSid?: string): Promise<void>;
   /** The live sandboxes, oldest first. */
   sandboxes(): Promise<SandboxView[]>;
   /** A fork of an account for one test (see README, "Sandboxes"): its own sid, token, clock and writes. */
@@ -65,7 +75,8 @@ export interface EmulatorClient {
     add(fault: FaultSpec): Promise<FaultView>;
     list(): Promise<FaultView[]>;
     remove(id: string): Promise<void>;
-    clear(): Promise<void>;
+    /** Every fault, or only those scoped to one account. */
+    clear(accountSid?: string): Promise<void>;
   };
 }
 
@@ -89,12 +100,21 @@ export interface SandboxHandle {
   /** The sandbox's own clock. */
   clock: EmulatorClient['clock'];
   addCalls(calls?: CallInput | CallInput[]): Promise<Call[]>;
+  /** Inserts one call; returns it as the API shows it. */
+  addCall(call?: CallInput): Promise<Call>;
   addRecordings(recordings?: RecordingInput | RecordingInput[]): Promise<Recording[]>;
+  addRecording(recording?: RecordingInput): Promise<Recording>;
   /** Its requests in the journal, newest first. */
   requests(query?: Omit<JournalQuery, 'account'>): Promise<JournalEntry[]>;
+  /** How many of its requests match, e.g. `{ status: 429 }` to assert exactly one 429 was served. */
+  countRequests(query?: Omit<JournalQuery, 'account'>): Promise<number>;
+  /** Empties its part of the journal (no other sandbox's). */
+  clearRequests(): Promise<void>;
   walks(): Promise<WalkReport[]>;
   /** A fault that touches this sandbox's requests only. */
   fault(fault: Omit<FaultSpec, 'account'>): Promise<FaultView>;
+  /** Deletes the faults scoped to this sandbox (no other's). */
+  clearFaults(): Promise<void>;
   /** Back to what it was forked with, its clock too. */
   reset(): Promise<void>;
   /** Its state: what `sandbox(state)` forks again, here or in another emulator. */
@@ -125,6 +145,11 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
     return payload as T;
   };
   const asList = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
+  const one = async <T>(made: Promise<T[]>): Promise<T> => (await made)[0] as T;
+  const journalQuery = (query: JournalQuery) =>
+    new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string])).toString();
+  const scoped = (accountSid: string | undefined) =>
+    accountSid === undefined ? '' : `?account=${encodeURIComponent(accountSid)}`;
   const client: EmulatorClient = {
     url: base,
     accounts: async () => (await admin<{ accounts: AccountView[] }>('GET', '/accounts')).accounts,
@@ -139,13 +164,18 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
       });
     },
     addCalls: async (sid, calls = {}) => admin<Call[]>('POST', `/accounts/${sid}/calls`, asList(calls)),
+    addCall: async (sid, call = {}) => one(client.addCalls(sid, call)),
     addRecordings: async (sid, recordings = {}) =>
       admin<Recording[]>('POST', `/accounts/${sid}/recordings`, asList(recordings)),
+    addRecording: async (sid, recording = {}) => one(client.addRecordings(sid, recording)),
     requests: async (query = {}) => {
-      const q = new URLSearchParams(
-        Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string]),
-      ).toString();
+      const q = journalQuery(query);
       return (await admin<{ requests: JournalEntry[] }>('GET', `/requests${q === '' ? '' : `?${q}`}`)).requests;
+    },
+    countRequests: async (query = {}) =>
+      (await admin<{ matched: number }>('GET', `/requests?${journalQuery({ ...query, limit: 0 })}`)).matched,
+    clearRequests: async (accountSid) => {
+      await admin('DELETE', `/requests${scoped(accountSid)}`);
     },
     clock: {
       now: async () => (await admin<ClockView>('GET', '/clock')).now,
@@ -170,12 +200,16 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
           advance: async (by) => admin<ClockView>('POST', `${own}/clock`, { advance: by }),
           set: async (to) => admin<ClockView>('POST', `${own}/clock`, { to }),
         },
-        addCalls: async (calls = {}) => admin<Call[]>('POST', `${account}/calls`, asList(calls)),
-        addRecordings: async (recordings = {}) =>
-          admin<Recording[]>('POST', `${account}/recordings`, asList(recordings)),
+        addCalls: async (calls = {}) => client.addCalls(made.sid, calls),
+        addCall: async (call = {}) => client.addCall(made.sid, call),
+        addRecordings: async (recordings = {}) => client.addRecordings(made.sid, recordings),
+        addRecording: async (recording = {}) => client.addRecording(made.sid, recording),
         requests: async (query = {}) => client.requests({ ...query, account: made.sid }),
+        countRequests: async (query = {}) => client.countRequests({ ...query, account: made.sid }),
+        clearRequests: async () => client.clearRequests(made.sid),
         walks: async () => client.walks(made.sid),
         fault: async (fault) => client.faults.add({ ...fault, account: made.sid }),
+        clearFaults: async () => client.faults.clear(made.sid),
         reset: async () => client.reset(made.sid),
         state: async () => admin<SandboxState>('GET', `${account}/state`),
         hash: async () => (await admin<{ hash: string }>('GET', `${account}/state/hash`)).hash,
@@ -185,21 +219,15 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
       };
     },
     sandboxes: async () => (await admin<{ sandboxes: SandboxView[] }>('GET', '/sandboxes')).sandboxes,
-    walks: async (accountSid) =>
-      (
-        await admin<{ walks: WalkReport[] }>(
-          'GET',
-          `/walks${accountSid === undefined ? '' : `?account=${encodeURIComponent(accountSid)}`}`,
-        )
-      ).walks,
+    walks: async (accountSid) => (await admin<{ walks: WalkReport[] }>('GET', `/walks${scoped(accountSid)}`)).walks,
     faults: {
       add: async (fault) => admin<FaultView>('POST', '/faults', fault),
       list: async () => (await admin<{ faults: FaultView[] }>('GET', '/faults')).faults,
       remove: async (id) => {
         await admin('DELETE', `/faults/${encodeURIComponent(id)}`);
       },
-      clear: async () => {
-        await admin('DELETE', '/faults');
+      clear: async (accountSid) => {
+        await admin('DELETE', `/faults${scoped(accountSid)}`);
       },
     },
   };

@@ -1,4 +1,4 @@
-import { ApiError, messages } from '../errors';
+import { ApiError, messages, problems, ValidationError } from '../errors';
 import type { Dialect } from '../format/uris';
 import type { Faults } from '../harness/faults';
 import type { Journal } from '../harness/journal';
@@ -83,6 +83,21 @@ export function refuseIfSandboxes(ctx: AdminContext, req: AdminRequest, what: st
   if (live.length > 0 && new URLSearchParams(req.query).get('force') !== 'true') {
     throw new ApiError(409, messages.endsSandboxes(what, live, retry));
   }
+}
+
+/**
+ * The `account` a clearing call is scoped to (`DELETE /__admin/faults?account=sid`), or undefined
+ * for all; any other parameter is a 400, so a typo never clears everything.
+ */
+export function scopedAccount(rawQuery: string): string | undefined {
+  const q = new URLSearchParams(rawQuery);
+  for (const name of q.keys()) {
+    if (name !== 'account') throw new ValidationError(`query.${name}`, problems.unknownField(['account']));
+  }
+  const account = q.get('account');
+  if (account === null) return undefined;
+  if (account === '') throw new ValidationError('query.account', problems.nonEmptyString);
+  return account;
 }
 
 /** What a reset or a new seed also clears: the requests seen and the faults set. */

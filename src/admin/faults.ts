@@ -1,14 +1,19 @@
 import { ApiError, messages } from '../errors';
-import { type AdminHandler, created, ok } from './context';
+import { type AdminHandler, created, ok, scopedAccount } from './context';
 import { parseFault } from './fault-input';
 
 export const listFaults: AdminHandler = (ctx) => ok({ faults: ctx.faults.views() });
 
 export const addFault: AdminHandler = (ctx, req) => created(ctx.faults.add(parseFault(req.body())));
 
-export const clearFaults: AdminHandler = (ctx) => {
-  ctx.faults.clear();
-  return ok({ status: 'cleared' });
+/** `DELETE /__admin/faults[?account=sid]`: every fault, or only those scoped to one account. */
+export const clearFaults: AdminHandler = (ctx, req) => {
+  const account = scopedAccount(req.query);
+  if (account === undefined) {
+    ctx.faults.clear();
+    return ok({ status: 'cleared' });
+  }
+  return ok({ status: 'cleared', account, deleted: ctx.faults.removeScopedTo(account) });
 };
 
 export const getFault: AdminHandler = (ctx, req) => {

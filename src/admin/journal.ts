@@ -1,9 +1,9 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import type { JournalFilter } from '../harness/journal';
 import { instantAt } from '../input/fields';
-import { type AdminHandler, ok } from './context';
+import { type AdminHandler, ok, scopedAccount } from './context';
 
-const PARAMETERS = ['account', 'path', 'status', 'since', 'limit'];
+const PARAMETERS = ['account', 'method', 'path', 'status', 'since', 'limit'];
 
 /** The query of `GET /__admin/requests`, validated; a ValidationError naming the parameter otherwise. */
 export function journalFilter(rawQuery: string, size: number): JournalFilter {
@@ -22,23 +22,35 @@ export function journalFilter(rawQuery: string, size: number): JournalFilter {
   const filter: JournalFilter = {};
   const account = q.get('account');
   if (account !== null) filter.account = account;
+  const method = q.get('method');
+  if (method !== null) filter.method = method.toUpperCase();
   const path = q.get('path');
   if (path !== null) filter.path = path;
   const status = int('status', 0, 599);
   if (status !== undefined) filter.status = status;
-  // A limit past what the journal holds asks for everything it holds.
-  const limit = int('limit', 1, 1_000_000_000);
+  // A limit past what the journal holds asks for everything it holds; 0 asks only how many match.
+  const limit = int('limit', 0, 1_000_000_000);
   if (limit !== undefined) filter.limit = Math.min(limit, Math.max(1, size));
   const since = q.get('since');
   if (since !== null) filter.sinceMs = instantAt('query.since', since);
   return filter;
 }
 
-/** `GET /__admin/requests`: the journal, newest first, filtered. */
+/**
+ * `GET /__admin/requests`: the journal, newest first, filtered; `matched` counts every entry held
+ * that passes the filter, whatever the limit (`limit=0` asks for the count alone).
+ */
 export const listRequests: AdminHandler = (ctx, req) => {
   const { journal } = ctx;
-  const requests = journal.list(journalFilter(req.query, journal.size));
-  return ok({ requests, size: journal.size, held: journal.count, seen: journal.seen });
+  const filter = journalFilter(req.query, journal.size);
+  const requests = journal.list(filter);
+  return ok({
+    requests,
+    matched: journal.countMatching(filter),
+    size: journal.size,
+    held: journal.count,
+    seen: journal.seen,
+  });
 };
 
 /** `GET /__admin/requests/{id}`: one entry with the headers of the request and of its answer. */
@@ -49,7 +61,9 @@ export const getRequest: AdminHandler = (ctx, req) => {
   return ok(found);
 };
 
-export const clearRequests: AdminHandler = (ctx) => {
-  ctx.journal.clear();
-  return ok({ status: 'cleared' });
+/** `DELETE /__admin/requests[?account=sid]`: the journal emptied, or one account's entries only. */
+export const clearRequests: AdminHandler = (ctx, req) => {
+  const account = scopedAccount(req.query);
+  ctx.journal.clear(account);
+  return ok({ status: 'cleared', ...(account === undefined ? {} : { account }) });
 };

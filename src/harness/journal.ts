@@ -30,6 +30,7 @@ export interface JournalDetail extends JournalEntry {
 
 export interface JournalFilter {
   account?: string;
+  method?: string;
   /** A path prefix. */
   path?: string;
   status?: number;
@@ -93,25 +94,125 @@ const RESPONSE_HEADER_BYTES = 512;
 const secret = (name: string) => /^(authorization|cookie|proxy-authorization)$/i.test(name);
 
 /**
- * The request journal: a ring of the last `size` API requests, bounded in bytes too (a client
- * that sends 8 KB queries cannot make it hold gigabytes), so that it never grows however long a
- * test run lasts. Newest first when read. Adding is on every request's path, so it only stores
- * what it is given (cutting what is too long); times are formatted when the journal is read.
+ * One account's entries (or those naming none), oldest first: an array with a moving head, so
+ * that dropping the oldest is O(1) and holding few entries costs little.
+ */
+class Lane {
+  private items: (Held | undefined)[] = [];
+  private head = 0;
+  bytes = 0;
+
+  constructor(readonly key: string) {}
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(e: Held): void {
+    this.items.push(e);
+    this.bytes += e.bytes;
+  }
+
+  /** Removes and returns the oldest entry. */
+  shift(): Held | undefined {
+    const e = this.items[this.head];
+    if (e === undefined) return undefined;
+    this.items[this.head++] = undefined;
+    this.bytes -= e.bytes;
+    // Compact once the dropped part is most of the array, so it never grows without bound.
+    if (this.head > 64 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return e;
+  }
+
+  /** The k-th newest entry (0: the newest), or undefined past the oldest. */
+  newest(k: number): Held | undefined {
+    return k < this.length ? this.items[this.items.length - 1 - k] : undefined;
+  }
+}
+
+/**
+ * Merges lanes into one sequence of entries, newest first (by id, which orders arrivals): a
+ * heap of the lanes by their next entry, so reading n entries of L lanes is O(n log L).
+ */
+function* newestFirst(lanes: readonly Lane[]): Generator<Held> {
+  // heap[i] = [id of the lane's next entry, lane index, how far into the lane]
+  type Cursor = [number, number, number];
+  const heap: Cursor[] = [];
+  const less = (i: number, j: number) => (heap[i] as Cursor)[0] > (heap[j] as Cursor)[0];
+  const swap = (i: number, j: number) => {
+    const t = heap[i] as Cursor;
+    heap[i] = heap[j] as Cursor;
+    heap[j] = t;
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let top = i;
+      if (l < heap.length && less(l, top)) top = l;
+      if (r < heap.length && less(r, top)) top = r;
+      if (top === i) return;
+      swap(i, top);
+      i = top;
+    }
+  };
+  lanes.forEach((lane, l) => {
+    const e = lane.newest(0);
+    if (e !== undefined) heap.push([e.id, l, 0]);
+  });
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  while (heap.length > 0) {
+    const top = heap[0] as Cursor;
+    const lane = lanes[top[1]] as Lane;
+    yield lane.newest(top[2]) as Held;
+    const next = lane.newest(top[2] + 1);
+    if (next === undefined) {
+      swap(0, heap.length - 1);
+      heap.pop();
+    } else {
+      heap[0] = [next.id, top[1], top[2] + 1];
+    }
+    down(0);
+  }
+}
+
+/** Whether an entry passes a filter (the limit aside). */
+function passes(e: Held, filter: JournalFilter): boolean {
+  return (
+    (filter.account === undefined || e.account === filter.account) &&
+    (filter.method === undefined || e.method === filter.method) &&
+    (filter.path === undefined || e.path.startsWith(filter.path)) &&
+    (filter.status === undefined || e.status === filter.status) &&
+    (filter.sinceMs === undefined || e.arrivedMs >= filter.sinceMs)
+  );
+}
+
+/**
+ * The request journal: for each account, a ring of its last `size` API requests (and one for
+ * requests naming no account), all bounded in bytes together (a client that sends 8 KB queries
+ * cannot make it hold gigabytes), so that it never grows however long a test run lasts.
+ *
+ * Each account keeps its own: test workers sharing one emulator each read their sandbox's
+ * entries, and a neighbour's thousand requests cannot evict them. When the byte budget is spent,
+ * the entry that goes is the oldest of an account holding more than its share (the one just
+ * written to, when it does; else the largest), never a quiet account's.
+ *
+ * Adding is on every request's path, so it only stores what it is given (cutting what is too
+ * long); times are formatted when the journal is read. Newest first when read.
  */
 export class Journal {
-  private readonly ring: (Held | undefined)[];
-  /** Where the next entry goes, and how many are held (ending just before `next`). */
-  private next = 0;
-  private held = 0;
+  private readonly lanes = new Map<string, Lane>();
+  private readonly byId = new Map<number, Held>();
   private bytes = 0;
   private total = 0;
 
   constructor(
     readonly size: number,
     private readonly budget = JOURNAL_BYTES,
-  ) {
-    this.ring = new Array<Held | undefined>(size);
-  }
+  ) {}
 
   add(record: JournalRecord): void {
     if (this.size === 0) return;
@@ -151,61 +252,84 @@ export class Journal {
     if (record.responseHeaders !== undefined) entry.bytes += RESPONSE_HEADER_BYTES;
     if (entry.walk !== null && entry.walk !== undefined)
       entry.bytes += 4 * entry.walk.ids.length + 2 * (entry.credentials?.length ?? 0);
-    if (this.held === this.size) this.dropOldest();
-    this.ring[this.next] = entry;
-    this.next = (this.next + 1) % this.size;
-    this.held++;
+    const key = record.account ?? '';
+    let lane = this.lanes.get(key);
+    if (lane === undefined) {
+      lane = new Lane(key);
+      this.lanes.set(key, lane);
+    }
+    lane.push(entry);
+    this.byId.set(entry.id, entry);
     this.bytes += entry.bytes;
-    while (this.bytes > this.budget && this.held > 1) this.dropOldest();
+    if (lane.length > this.size) this.dropOldest(lane);
+    while (this.bytes > this.budget && this.byId.size > 1) this.dropOldest(this.overShare(lane));
   }
 
-  private dropOldest(): void {
-    const oldest = (this.next - this.held + this.size) % this.size;
-    const e = this.ring[oldest];
-    if (e !== undefined) this.bytes -= e.bytes;
-    this.ring[oldest] = undefined;
-    this.held--;
+  /**
+   * The lane to take from when over budget: `lane` (just written to) while it holds more than
+   * an equal share of the budget, which is the common case and O(1); else the largest.
+   */
+  private overShare(lane: Lane): Lane {
+    if (lane.bytes * this.lanes.size > this.budget && lane.length > 0) return lane;
+    let largest = lane;
+    for (const l of this.lanes.values()) if (l.bytes > largest.bytes) largest = l;
+    return largest;
   }
 
-  /** Entries newest first, filtered. */
+  private dropOldest(lane: Lane): void {
+    const e = lane.shift();
+    if (e === undefined) return;
+    this.bytes -= e.bytes;
+    this.byId.delete(e.id);
+    if (lane.length === 0) this.lanes.delete(lane.key);
+  }
+
+  /** The lanes a filter reads: one account's, or all. */
+  private lanesFor(filter: JournalFilter): Lane[] {
+    if (filter.account === undefined) return [...this.lanes.values()];
+    const lane = this.lanes.get(filter.account);
+    return lane === undefined ? [] : [lane];
+  }
+
+  /** Entries newest first, filtered; at most `limit` (default: `size`). */
   list(filter: JournalFilter = {}): JournalEntry[] {
     const out: JournalEntry[] = [];
     const limit = filter.limit ?? this.size;
-    for (let k = 1; k <= this.held && out.length < limit; k++) {
-      const e = this.ring[(this.next - k + this.size) % this.size];
-      if (e === undefined) break;
-      if (filter.account !== undefined && e.account !== filter.account) continue;
-      if (filter.path !== undefined && !e.path.startsWith(filter.path)) continue;
-      if (filter.status !== undefined && e.status !== filter.status) continue;
-      if (filter.sinceMs !== undefined && e.arrivedMs < filter.sinceMs) continue;
-      out.push(entryOf(e));
+    if (limit <= 0) return out;
+    for (const e of newestFirst(this.lanesFor(filter))) {
+      if (passes(e, filter)) out.push(entryOf(e));
+      if (out.length >= limit) break;
     }
     return out;
   }
 
+  /** How many entries held pass the filter, its limit aside: what a test asserts "exactly one 429" with. */
+  countMatching(filter: JournalFilter = {}): number {
+    let n = 0;
+    for (const lane of this.lanesFor(filter)) {
+      for (let k = 0; k < lane.length; k++) if (passes(lane.newest(k) as Held, filter)) n++;
+    }
+    return n;
+  }
+
   /** One entry with its headers, or undefined once it has left the journal. */
   detail(id: number): JournalDetail | undefined {
-    for (let k = 1; k <= this.held; k++) {
-      const e = this.ring[(this.next - k + this.size) % this.size];
-      if (e === undefined || e.id < id) return undefined;
-      if (e.id === id) return detailOf(e);
-    }
-    return undefined;
+    const e = this.byId.get(id);
+    return e === undefined ? undefined : detailOf(e);
   }
 
   /** The list pages held, oldest first, with their credentials: what the walks report reads. */
   walkPages(): JournaledPage[] {
     const out: JournaledPage[] = [];
-    for (let k = this.held; k >= 1; k--) {
-      const e = this.ring[(this.next - k + this.size) % this.size];
-      if (e?.walk != null) out.push({ id: e.id, credentials: e.credentials ?? '', query: e.query, walk: e.walk });
+    for (const e of newestFirst([...this.lanes.values()])) {
+      if (e.walk != null) out.push({ id: e.id, credentials: e.credentials ?? '', query: e.query, walk: e.walk });
     }
-    return out;
+    return out.reverse();
   }
 
   /** Entries held now. */
   get count(): number {
-    return this.held;
+    return this.byId.size;
   }
 
   /** About the bytes the entries held take. */
@@ -213,15 +337,20 @@ export class Journal {
     return this.bytes;
   }
 
-  /** Requests journaled since start or the last clear. */
+  /** Requests journaled since start or the last clear of the whole journal. */
   get seen(): number {
     return this.total;
   }
 
-  clear(): void {
-    this.ring.fill(undefined);
-    this.next = 0;
-    this.held = 0;
+  /** Empties the journal, or only one account's entries (ids then go on counting). */
+  clear(account?: string): void {
+    if (account !== undefined) {
+      const lane = this.lanes.get(account);
+      while (lane !== undefined && lane.length > 0) this.dropOldest(lane);
+      return;
+    }
+    this.lanes.clear();
+    this.byId.clear();
     this.bytes = 0;
     this.total = 0;
   }

@@ -48,9 +48,22 @@ describe('the request journal', () => {
     expect([all.status, all.body.requests.length]).toEqual([200, all.body.held]);
     expect((await q('since=2999-01-01T00:00:00Z')).length).toBe(0);
     expect((await q('since=2000-01-01T00:00:00Z')).length).toBe(3);
-    for (const bad of ['status=abc', 'limit=0', 'since=soon', 'colour=red']) {
+    for (const bad of ['status=abc', 'limit=-1', 'since=soon', 'colour=red']) {
       expect((await request(app).get(`/__admin/requests?${bad}`)).status).toBe(400);
     }
+    // matched: how many held entries pass, whatever the limit; limit=0 asks for the count alone.
+    const counted = await request(app).get(`/__admin/requests?account=${b.sid}&method=get&limit=0`);
+    expect([counted.body.requests, counted.body.matched]).toEqual([[], 2]);
+    // One account's part of the journal is cleared, the rest stays; a misspelt scope clears nothing.
+    for (const bad of ['acount=x', 'account=']) {
+      expect((await request(app).delete(`/__admin/requests?${bad}`)).status).toBe(400);
+      expect((await request(app).delete(`/__admin/faults?${bad}`)).status).toBe(400);
+    }
+    expect((await request(app).delete(`/__admin/requests?account=${b.sid}`)).body).toEqual({
+      status: 'cleared',
+      account: b.sid,
+    });
+    expect((await q('')).map((e) => e.account)).toEqual([a.sid]);
     await request(app).delete('/__admin/requests').expect(200);
     expect(await q('')).toEqual([]);
   });
@@ -213,6 +226,22 @@ describe('faults', () => {
       .type('json')
       .send({ delay: { distribution: 'uniform', min_ms: 1, max_ms: 5 } });
     expect((await authGet(app, callsPath(a.sid), a.token)).status).toBe(200);
+  });
+
+  test('DELETE /__admin/faults?account= deletes the faults scoped to that account only', async () => {
+    const { app, world } = makeEmulator();
+    const [a, b] = [byCalls(world, 448), byCalls(world, 50)];
+    const add = (body: unknown) => request(app).post('/__admin/faults').type('json').send(JSON.stringify(body));
+    await add({ account: a.sid, status: 500 });
+    await add({ account: b.sid, status: 502 });
+    await add({ status: 503, path: '/nowhere' });
+    expect((await request(app).delete(`/__admin/faults?account=${a.sid}`)).body).toEqual({
+      status: 'cleared',
+      account: a.sid,
+      deleted: 1,
+    });
+    const left = (await request(app).get('/__admin/faults')).body.faults as Item[];
+    expect(left.map((f) => f['status'])).toEqual([502, 503]);
   });
 
   test('a reset clears faults and the journal', async () => {

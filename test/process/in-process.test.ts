@@ -137,6 +137,29 @@ describe('startEmulator (in-process API)', () => {
     expect((await connect(em.url).accounts()).map((x) => x.sid)).toEqual(em.accounts.map((x) => x.sid));
   });
 
+  test('a sandbox handle clears its own faults and journal, counts its requests by filter, and addCall returns one call', async () => {
+    const [a] = em.accounts;
+    const [mine, theirs] = await Promise.all([connect(em.url).sandbox(a!.sid), connect(em.url).sandbox(a!.sid)]);
+    try {
+      const call = await mine.addCall({ start_time: '2025-06-01T10:00:00Z', duration: 30, status: 'completed' });
+      expect(Array.isArray(call)).toBe(false);
+      expect(call).toMatchObject({ start_time: '2025-06-01T10:00:00.000Z', duration: 30 });
+      await mine.fault({ status: 429, times: 1 });
+      await theirs.fault({ status: 503 });
+      const get = (sb: typeof mine) => fetch(sb.callsUrl, { headers: { Authorization: sb.authorization } });
+      expect([(await get(mine)).status, (await get(mine)).status, (await get(theirs)).status]).toEqual([429, 200, 503]);
+      expect(await mine.countRequests({ status: 429 })).toBe(1);
+      expect(await mine.countRequests({ method: 'get' })).toBe(2);
+      await mine.clearFaults();
+      expect((await em.faults.list()).map((f) => f.account)).toEqual([theirs.sid]);
+      await mine.clearRequests();
+      expect(await mine.countRequests()).toBe(0);
+      expect(await theirs.countRequests({ status: 503 })).toBe(1);
+    } finally {
+      await Promise.all([mine.delete(), theirs.delete()]);
+    }
+  });
+
   test('a bad option rejects with its message', async () => {
     await expect(startEmulator({ paging: 'lazy' as never })).rejects.toThrow(
       'paging: must be production or documented',

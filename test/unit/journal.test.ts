@@ -1,12 +1,12 @@
 import { JOURNAL_BYTES, JOURNAL_TEXT_CHARS, Journal } from '../../src/harness/journal';
 
-const entry = (query: string, warnings: string[] = []) => ({
+const entry = (query: string, warnings: string[] = [], account = 'AC1', status = 200, method = 'GET') => ({
   arrivedMs: Date.UTC(2025, 5, 1, 12),
-  method: 'GET',
-  path: '/call/2012-04-24/Accounts/AC1/Calls.json',
+  method,
+  path: `/call/2012-04-24/Accounts/${account}/Calls.json`,
   query,
-  account: 'AC1',
-  status: 200,
+  account,
+  status,
   duration_ms: 1,
   warnings,
   fault: null,
@@ -49,5 +49,70 @@ describe('Journal bounds', () => {
     expect(j.count).toBe(1);
     j.clear();
     expect([j.count, j.heldBytes, j.seen, j.list()]).toEqual([0, 0, 0, []]);
+  });
+});
+
+describe('Journal: each account keeps its own', () => {
+  test("1,100 requests on sandbox B leave sandbox A's entries; B keeps its newest `size`", () => {
+    const j = new Journal(1000);
+    for (const q of ['a1', 'a2']) j.add(entry(q, [], 'ACa'));
+    for (let i = 0; i < 1100; i++) j.add(entry(`b${i}`, [], 'ACb'));
+    expect(j.list({ account: 'ACa' }).map((e) => e.query)).toEqual(['a2', 'a1']);
+    const b = j.list({ account: 'ACb' });
+    expect([b.length, b[0]?.query, b.at(-1)?.query]).toEqual([1000, 'b1099', 'b100']);
+    // Unfiltered, the newest first across accounts, still at most `size`.
+    expect(
+      j
+        .list()
+        .map((e) => e.query)
+        .slice(0, 2),
+    ).toEqual(['b1099', 'b1098']);
+    expect(j.list()).toHaveLength(1000);
+    expect(j.count).toBe(1002);
+  });
+
+  test('past the byte budget, the account holding the most gives up its oldest, not a quiet one', () => {
+    const j = new Journal(1000, 100_000);
+    for (let i = 0; i < 5; i++) j.add(entry(`a${i}`, [], 'ACa'));
+    for (let i = 0; i < 2000; i++) j.add(entry('x'.repeat(500), [], 'ACb'));
+    expect(j.heldBytes).toBeLessThanOrEqual(100_000);
+    expect(j.list({ account: 'ACa' })).toHaveLength(5);
+    // A quiet account that was the larger one gives way once another needs the room.
+    const k = new Journal(1000, 100_000);
+    for (let i = 0; i < 100; i++) k.add(entry('y'.repeat(400), [], 'ACa'));
+    for (let i = 0; i < 100; i++) k.add(entry('z'.repeat(400), [], 'ACb'));
+    const [a, b] = [k.list({ account: 'ACa' }).length, k.list({ account: 'ACb' }).length];
+    expect(k.heldBytes).toBeLessThanOrEqual(100_000);
+    expect(Math.abs(a - b)).toBeLessThanOrEqual(1);
+  });
+
+  test('countMatching counts every entry held that passes, whatever the limit; method filters too', () => {
+    const j = new Journal(100);
+    for (const [status, method] of [
+      [200, 'GET'],
+      [429, 'GET'],
+      [429, 'HEAD'],
+      [500, 'GET'],
+    ] as const) {
+      j.add(entry('', [], 'ACa', status, method));
+    }
+    j.add(entry('', [], 'ACb', 429));
+    expect(j.countMatching({ account: 'ACa', status: 429 })).toBe(2);
+    expect(j.countMatching({ account: 'ACa', status: 429, method: 'GET' })).toBe(1);
+    expect(j.countMatching({ status: 429, limit: 1 })).toBe(3);
+    expect(j.list({ account: 'ACa', method: 'HEAD' }).map((e) => e.status)).toEqual([429]);
+    expect(j.list({ limit: 0 })).toEqual([]);
+  });
+
+  test("clearing one account's entries leaves the others, and ids go on", () => {
+    const j = new Journal(100);
+    j.add(entry('a', [], 'ACa'));
+    j.add(entry('b', [], 'ACb'));
+    j.clear('ACa');
+    expect(j.list().map((e) => e.query)).toEqual(['b']);
+    j.add(entry('c', [], 'ACa'));
+    expect(j.list({ account: 'ACa' })[0]?.id).toBe(3);
+    expect(j.detail(1)).toBeUndefined();
+    expect(j.detail(2)?.query).toBe('b');
   });
 });
