@@ -17,7 +17,16 @@ export interface AccountView {
 }
 
 /** A live sandbox as the admin API lists it: an account, and where it was forked from. */
-export type SandboxView = AccountView & { from: string; source: 'account' | 'state' };
+export type SandboxView = AccountView & { from: string; source: 'account' | 'state'; run?: string };
+
+/** How a sandbox is made: its name, its time to live, and the test run it belongs to. */
+export interface SandboxRequest {
+  name?: string;
+  /** Ends the sandbox by itself after this many seconds of wall time. */
+  ttlSeconds?: number;
+  /** A test run's id: `deleteSandboxes({ run })` ends every sandbox the run made. */
+  run?: string;
+}
 
 /** Filters of the request journal (`GET /__admin/requests`). */
 export interface JournalQuery {
@@ -59,7 +68,9 @@ export interface EmulatorClient {
   /** The live sandboxes, oldest first. */
   sandboxes(): Promise<SandboxView[]>;
   /** A fork of an account for one test (see README, "Sandboxes"): its own sid, token, clock and writes. */
-  sandbox(from: string | SandboxState, options?: { name?: string; ttlSeconds?: number }): Promise<SandboxHandle>;
+  sandbox(from: string | SandboxState, options?: SandboxRequest): Promise<SandboxHandle>;
+  /** Ends every sandbox a test run made; resolves with their sids. */
+  deleteSandboxes(filter: { run: string }): Promise<string[]>;
   /** Each client's walks over the lists (pages, duplicates, missed), oldest first; one account's when given. */
   walks(accountSid?: string): Promise<WalkReport[]>;
   /** The world's clock: it moves only when told (see README, "The clock"). */
@@ -187,6 +198,7 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
         from,
         ...(options.name === undefined ? {} : { name: options.name }),
         ...(options.ttlSeconds === undefined ? {} : { ttl_s: options.ttlSeconds }),
+        ...(options.run === undefined ? {} : { run: options.run }),
       });
       const own = `/sandboxes/${made.sid}`;
       const account = `/accounts/${made.sid}`;
@@ -219,6 +231,8 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
       };
     },
     sandboxes: async () => (await admin<{ sandboxes: SandboxView[] }>('GET', '/sandboxes')).sandboxes,
+    deleteSandboxes: async ({ run }) =>
+      (await admin<{ sids: string[] }>('DELETE', `/sandboxes?run=${encodeURIComponent(run)}`)).sids,
     walks: async (accountSid) => (await admin<{ walks: WalkReport[] }>('GET', `/walks${scoped(accountSid)}`)).walks,
     faults: {
       add: async (fault) => admin<FaultView>('POST', '/faults', fault),

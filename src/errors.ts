@@ -118,6 +118,7 @@ export const problems = {
   sandboxFrom: 'must be the sid of the account to fork, or a state (GET /__admin/accounts/{sid}/state)',
   oneAccountState: (n: number) =>
     `must hold one account to fork, not ${n}: export the one you want with GET /__admin/accounts/{sid}/state`,
+  runId: 'must be a test run id: 1 to 200 visible ASCII characters',
   ownClockOfSandbox: 'only a sandbox (sandbox_of) has a clock or seed of its own',
   trafficRate: 'must be a number of calls an hour, over 0 and at most 3600 (one a second)',
   clockAdvance:

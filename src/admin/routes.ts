@@ -41,6 +41,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('POST', paths.reset, accounts.resetAll),
   route('GET', paths.sandboxes, sandboxes.listSandboxes),
   route('POST', paths.sandboxes, sandboxes.createSandbox),
+  route('DELETE', paths.sandboxes, sandboxes.deleteRunSandboxes),
   route('DELETE', paths.sandbox, sandboxes.deleteSandbox),
   route('GET', paths.sandboxClock, sandboxes.getSandboxClock),
   route('POST', paths.sandboxClock, sandboxes.moveSandboxClock),

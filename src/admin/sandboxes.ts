@@ -9,7 +9,12 @@ import { accountFromState } from './state';
 /** A sandbox as the admin API shows it: an account (with its token), and where it came from. */
 function sandboxView(ctx: AdminContext, a: Account) {
   const fork = ctx.world.forkOf(a.profile.sid);
-  return { ...accountView(a), from: fork?.from ?? null, source: fork?.source ?? null };
+  return {
+    ...accountView(a),
+    from: fork?.from ?? null,
+    source: fork?.source ?? null,
+    ...(fork?.run === undefined ? {} : { run: fork.run }),
+  };
 }
 
 /**
@@ -19,7 +24,7 @@ function sandboxView(ctx: AdminContext, a: Account) {
  */
 export const createSandbox: AdminHandler = async (ctx, req) => {
   const body = asObject(req.body(), 'body');
-  checkKeys(body, 'body', ['from', 'name', 'ttl_s']);
+  checkKeys(body, 'body', ['from', 'name', 'ttl_s', 'run']);
   const from = body['from'];
   if (typeof from !== 'string' && (typeof from !== 'object' || from === null || Array.isArray(from)))
     throw new ValidationError('body.from', problems.sandboxFrom);
@@ -31,15 +36,16 @@ export const createSandbox: AdminHandler = async (ctx, req) => {
   if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > 604_800)) {
     throw new ValidationError('body.ttl_s', problems.intRange(1, 604_800, ttl));
   }
+  const run = body['run'] === undefined ? undefined : runId(body['run'], 'body.run');
   // The body is checked whole before the account is looked up: a bad body is a 400 either way.
   let sandbox: Account;
   if (typeof from === 'string') {
     const parent = ctx.world.account(from);
     if (parent === undefined) throw new ApiError(404, messages.noAccount(from));
-    sandbox = ctx.world.forkAccount(parent, name);
+    sandbox = ctx.world.forkAccount(parent, name, ctx.world, run);
   } else {
     const { home, account } = await runSliced(accountFromState(from, 'body.from'));
-    sandbox = ctx.world.forkAccount(account, name, home);
+    sandbox = ctx.world.forkAccount(account, name, home, run);
   }
   if (ttl !== undefined) expireLater(ctx, sandbox.profile.sid, ttl);
   return created({ ...sandboxView(ctx, sandbox), ...(ttl === undefined ? {} : { ttl_s: ttl }) });
@@ -56,6 +62,31 @@ function expireLater(ctx: AdminContext, sid: string, ttl: number): void {
     if (ctx.world.forkOf(sid)?.made === made) endAccount(ctx, sid);
   }, ttl * 1000).unref();
 }
+
+/** A test run's id: what a runner tags its sandboxes with (1 to 200 visible characters). */
+function runId(value: unknown, at: string): string {
+  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(value)) throw new ValidationError(at, problems.runId);
+  return value;
+}
+
+/**
+ * `DELETE /__admin/sandboxes?run=ID`: ends every sandbox a test run made, whatever became of the
+ * workers that made them; a run's global teardown calls it. The parameter is required: ending
+ * every sandbox is what a forced reset is for.
+ */
+export const deleteRunSandboxes: AdminHandler = (ctx, req) => {
+  const q = new URLSearchParams(req.query);
+  for (const name of q.keys()) {
+    if (name !== 'run') throw new ValidationError(`query.${name}`, problems.unknownField(['run']));
+  }
+  const run = runId(q.get('run') ?? undefined, 'query.run');
+  const ended = ctx.world
+    .sandboxes()
+    .filter((s) => s.run === run)
+    .map((s) => s.sid);
+  for (const sid of ended) endAccount(ctx, sid);
+  return ok({ status: 'deleted', run, sids: ended });
+};
 
 /** `GET /__admin/sandboxes`: the live sandboxes, oldest first. */
 export const listSandboxes: AdminHandler = (ctx) =>

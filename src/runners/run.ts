@@ -8,10 +8,22 @@ import { type EmulatorHandle, type EmulatorOptions, startEmulator } from '../emu
  */
 export const URL_ENV = 'CALLREC_URL';
 export const ADMIN_TOKEN_ENV = 'CALLREC_ADMIN_TOKEN';
+/** The run's id, which every sandbox of the run is tagged with. */
+export const RUN_ENV = 'CALLREC_RUN_ID';
 
-/** The emulator this process started for the run, kept where globalTeardown (same process) finds it. */
+/**
+ * What this process set up for the run, kept where globalTeardown (same process) finds it: the
+ * emulator it started, if any, and the run id it made, if it made one (workers inherit the id
+ * and never own it, so only the process that set the run up ends its sandboxes).
+ */
 const RUNNING = Symbol.for('callrec-emulator.run');
-type Holder = { [RUNNING]?: EmulatorHandle };
+const OWNED_RUN = Symbol.for('callrec-emulator.run-id');
+type Holder = { [RUNNING]?: EmulatorHandle; [OWNED_RUN]?: string };
+
+/** A run id unique enough among the runs sharing one emulator; it names sandboxes, never shapes data. */
+function newRunId(): string {
+  return `run-${process.pid}-${Date.now().toString(36)}`;
+}
 
 /**
  * Starts one emulator for the whole run and hands its URL to the workers, unless the
@@ -20,6 +32,11 @@ type Holder = { [RUNNING]?: EmulatorHandle };
  * @example await startForRun({ seed: 'ci' }); process.env.CALLREC_URL // 'http://127.0.0.1:40123'
  */
 export async function startForRun(options: EmulatorOptions = {}): Promise<void> {
+  if ((process.env[RUN_ENV] ?? '') === '') {
+    const run = newRunId();
+    process.env[RUN_ENV] = run;
+    (globalThis as Holder)[OWNED_RUN] = run;
+  }
   if ((process.env[URL_ENV] ?? '') !== '') return;
   const em = await startEmulator(options);
   (globalThis as Holder)[RUNNING] = em;
@@ -27,8 +44,19 @@ export async function startForRun(options: EmulatorOptions = {}): Promise<void> 
   if (options.adminToken !== undefined) process.env[ADMIN_TOKEN_ENV] = options.adminToken;
 }
 
-/** Stops the emulator `startForRun` started, if it did; a run in watch mode then starts a fresh one. */
+/**
+ * Ends the sandboxes of the run this process set up, should a worker have died before deleting
+ * its own (on an emulator the run shares with others, they would live until their TTL), then
+ * stops the emulator `startForRun` started, if it did; a run in watch mode then starts afresh.
+ */
 export async function stopForRun(): Promise<void> {
+  const holder = globalThis as Holder;
+  const run = holder[OWNED_RUN];
+  if (run !== undefined) {
+    delete holder[OWNED_RUN];
+    delete process.env[RUN_ENV];
+    if ((process.env[URL_ENV] ?? '') !== '') await emulator().deleteSandboxes({ run });
+  }
   const em = (globalThis as Holder)[RUNNING];
   if (em === undefined) return;
   delete (globalThis as Holder)[RUNNING];
@@ -91,8 +119,10 @@ export function sandboxPerTest(hooks: TestHooks, from: string, options: SandboxO
   hooks.beforeEach(async (testName) => {
     const client = emulator();
     const name = options.name ?? testName;
+    const run = process.env[RUN_ENV];
     current = await client.sandbox(await accountNamed(client, from), {
       ttlSeconds: options.ttlSeconds ?? 3600,
+      ...(run === undefined || run === '' ? {} : { run }),
       ...(name === undefined || name.trim() === '' ? {} : { name: name.slice(0, 200) }),
     });
   });

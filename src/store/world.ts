@@ -29,6 +29,8 @@ export interface Fork {
   name: string;
   /** Numbers the fork among those since the last reset: a TTL timer ends only the one it was set for. */
   made: number;
+  /** The test run that made it (`run`), so that the run's teardown can end what a killed worker left. */
+  run?: string;
 }
 
 /** The smallest name ordinal whose derived sid is free: re-creating a deleted account gives it back its sid. */
@@ -177,7 +179,7 @@ export class World {
    * AccountStore.fork). O(1) in the size of the account. Its identity is drawn from the seed,
    * the parent and how many forks came before, so the same steps give the same sandboxes.
    */
-  forkAccount(parent: Account, name?: string, home: World = this): Account {
+  forkAccount(parent: Account, name?: string, home: World = this, run?: string): Account {
     // From a state, the parent lives in a scratch world the import built (see admin/state.ts).
     const source = home.store(parent);
     let sid: string;
@@ -197,6 +199,7 @@ export class World {
       source: home === this ? 'account' : 'state',
       name: friendlyName,
       made: this.forksMade,
+      ...(run === undefined ? {} : { run }),
     });
     this.setList([...this.list, fork]);
     return fork;

@@ -376,6 +376,29 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     expect([other.status, other.body]).toEqual([403, { message: messages.forbiddenRecord(theirs!['sid']) }]);
   });
 
+  test('DELETE /__admin/sandboxes?run= ends the sandboxes a test run tagged, and only those', async () => {
+    const { app, parent, fork } = setup();
+    const mine = [
+      (await fork({ from: parent.sid, run: 'run-1' })).body,
+      (await fork({ from: parent.sid, run: 'run-1' })).body,
+    ];
+    const theirs = (await fork({ from: parent.sid, run: 'run-2' })).body;
+    const untagged = (await fork({ from: parent.sid })).body;
+    expect(mine[0].run).toBe('run-1');
+    expect(untagged.run).toBeUndefined();
+    const res = await request(app).delete('/__admin/sandboxes?run=run-1');
+    expect(res.body).toEqual({ status: 'deleted', run: 'run-1', sids: mine.map((m) => m.sid) });
+    const left = (await request(app).get('/__admin/sandboxes')).body.sandboxes as Item[];
+    expect(left.map((l) => [l['sid'], l['run']])).toEqual([
+      [theirs.sid, 'run-2'],
+      [untagged.sid, undefined],
+    ]);
+    for (const bad of ['', '?run=', '?run=a%20b', '?runs=run-2']) {
+      expect((await request(app).delete(`/__admin/sandboxes${bad}`)).status).toBe(400);
+    }
+    expect((await fork({ from: parent.sid, run: 7 })).status).toBe(400);
+  });
+
   test.each([
     [{ from: 'x', ttl_s: 0 }, 400],
     [{}, 400],

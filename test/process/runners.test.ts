@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { connect } from '../../src/client';
 import { emulator, sandboxPerTest, startForRun, stopForRun, type TestHooks, URL_ENV } from '../../src/runners/run';
 import { adminAccounts, ROOT, requireBuild, runCommand, startCli } from '../support/process';
@@ -40,6 +42,45 @@ describe('test runners: one emulator a run, a sandbox a test', () => {
       expect(faulted).toHaveLength(120);
       expect(new Set(faulted.map((r) => r.account)).size).toBe(120);
       expect((await client.faults.list()).filter((f) => f.account !== undefined)).toEqual([]);
+    } finally {
+      await em.stop();
+    }
+  }, 120_000);
+
+  test("a worker killed mid-test leaves its sandbox; the run's global teardown ends it (tagged with the run id)", async () => {
+    // A project of its own, with plain JS tests, that resolves the package as a user's does.
+    const dir = mkdtempSync(join(tmpdir(), 'callrec-killed-'));
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules', 'callrec-emulator'), 'dir');
+    writeFileSync(
+      join(dir, 'jest.config.js'),
+      "module.exports = { preset: 'callrec-emulator/jest', rootDir: __dirname, maxWorkers: 2, testMatch: ['<rootDir>/*.test.js'] };",
+    );
+    const head =
+      "const { useSandbox } = require('callrec-emulator/jest');\nconst sandbox = useSandbox('Acme Support Line');\n";
+    writeFileSync(
+      join(dir, 'killed.test.js'),
+      `${head}test('dies', async () => { sandbox(); process.kill(process.pid, 'SIGKILL'); });\n`,
+    );
+    writeFileSync(join(dir, 'quiet.test.js'), `${head}test('lives', () => expect(sandbox().sid).toMatch(/^AC/));\n`);
+    const em = await startCli([]);
+    try {
+      // Another run's sandbox on the same emulator: not this run's to end.
+      const client = connect(em.url);
+      const [a] = await adminAccounts(em.url);
+      const other = await client.sandbox(a!.sid, { run: 'another-run' });
+      const run = await runCommand(
+        process.execPath,
+        [bin('jest', 'bin/jest.js'), '-c', join(dir, 'jest.config.js')],
+        {
+          [URL_ENV]: em.url,
+        },
+        dir,
+      );
+      expect(run.out).toContain('was terminated by another process');
+      expect(run.out).toContain('Tests:       1 passed, 1 total');
+      expect((await client.sandboxes()).map((s) => s.sid)).toEqual([other.sid]);
+      expect((await client.sandboxes())[0]?.run).toBe('another-run');
     } finally {
       await em.stop();
     }
