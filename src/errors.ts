@@ -183,7 +183,9 @@ export const messages = {
   adminHost: (host: string) =>
     `The admin API answers only requests for this machine (Host ${JSON.stringify(host)} is not a loopback name, the listening address or one given with --admin-hosts)`,
   adminJsonOnly: (method: string) =>
-    `Admin ${method} requests take only Content-Type: application/json (a web page cannot send that without asking first)`,
+    `Admin ${method} requests take a JSON body (Content-Type: application/json), or none at all`,
+  adminCrossOrigin: (origin: string) =>
+    `Admin writes are refused from web pages of other origins (this one came from ${origin}): call the admin API from a script or test, or use the inspector at /__admin/ui`,
   badRequest: 'The request is not valid HTTP/1.1',
   headersTooLarge: 'The request headers are larger than this server takes (16 KB)',
   requestTimeout: 'The request did not arrive in time',

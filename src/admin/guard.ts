@@ -62,7 +62,7 @@ function sameSecret(given: string, expected: string): boolean {
 
 /**
  * Basic auth whose password is the admin token (any user name): what a browser sends once asked.
- * It changes nothing for cross-site requests: mutations still need a JSON body (`jsonOnly`).
+ * It changes nothing for cross-site requests: writes from other origins are refused (`scriptsOnly`).
  */
 function basicWith(header: string, token: string): boolean {
   const m = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header);
@@ -82,7 +82,7 @@ export interface GuardOptions {
 /**
  * The admin API belongs to the test that drives it, not to any web page the same browser has
  * open: the Host must be this machine's (DNS rebinding), and with `--admin-token` every call but
- * the health check needs the bearer token (see also `jsonOnly`).
+ * the health check needs the bearer token (see also `scriptsOnly`).
  */
 export function adminGuard(options: GuardOptions): RequestHandler {
   const expected = options.token === null ? null : `Bearer ${options.token}`;
@@ -107,13 +107,53 @@ export function adminGuard(options: GuardOptions): RequestHandler {
 }
 
 /**
- * Mutations by POST or PUT take only `Content-Type: application/json`: a cross-origin form or
- * `fetch` with a simple type needs no preflight, so without this any web page could reset the
- * emulator. (DELETE always needs a preflight, which /__admin never grants.)
+ * Whether an `Origin` header names this emulator itself, as the Host it was asked by: the
+ * inspector's own requests do; a page on any other origin (another port of localhost too) does
+ * not, nor does `null` (sandboxed frames, files).
+ * @example sameOrigin('http://127.0.0.1:8080', '127.0.0.1:8080') // true
+ * @example sameOrigin('http://localhost:3000', '127.0.0.1:8080') // false
  */
-export const jsonOnly: RequestHandler = (req, _res, next) => {
-  // The header itself, not req.is(): a bodyless POST (a reset) carries the type but no body.
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') throw new ApiError(415, messages.adminJsonOnly(req.method));
-  next();
-};
+export function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined) return false;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host.trim().toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Admin writes (POST, PUT, DELETE) come from scripts and tests, and from the inspector, never
+ * from another web page the same browser has open. A browser always says where a request
+ * comes from: `Origin` on every POST, PUT and DELETE, `Sec-Fetch-Site` on every request of a
+ * recent one. So a write whose Origin is not this emulator's own, or that a browser marks
+ * `cross-site`, is a 403, whatever its body; one with neither (curl, an SDK) is a script's.
+ * A bodyless POST needs no type (`curl -X POST …/__admin/reset`, as every mock server's users
+ * type it); a body must be JSON, anything else is a 415.
+ *
+ * With `--admin-token` (and `--cors`), a page of another origin that sends the token as a Bearer
+ * header writes: it had to hold the token, which no browser sends on its own. Basic auth with the
+ * token is the inspector's, which a browser does send on its own, so it opens nothing.
+ */
+export function scriptsOnly(tokenGuarded: boolean): RequestHandler {
+  return (req, _res, next) => {
+    const origin = req.headers.origin;
+    const crossOrigin =
+      req.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && !sameOrigin(origin, req.headers.host));
+    // adminGuard, before this, has checked the token the header carries.
+    const bearer = tokenGuarded && /^Bearer /i.test(req.headers.authorization ?? '');
+    if (crossOrigin && !bearer) throw new ApiError(403, messages.adminCrossOrigin(origin ?? 'another site'));
+    bodyTyped(req);
+    next();
+  };
+}
+
+/** A body must say it is JSON; no body needs no type. */
+function bodyTyped(req: Parameters<RequestHandler>[0]): void {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const length = req.headers['content-length'];
+  const bodyless = req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+  if (type === '' ? !bodyless : type !== 'application/json')
+    throw new ApiError(415, messages.adminJsonOnly(req.method));
+}

@@ -4,7 +4,7 @@ import { ADMIN } from '../format/uris';
 import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
 import type { AdminContext, AdminReply, AdminRequest } from './context';
-import { ADMIN_BODY_BYTES, adminGuard, bodyReader, type GuardOptions, jsonOnly } from './guard';
+import { ADMIN_BODY_BYTES, adminGuard, bodyReader, type GuardOptions, scriptsOnly } from './guard';
 import { ADMIN_ROUTES, type AdminRoute } from './routes';
 
 function adminRequest(req: Request): AdminRequest {
@@ -36,12 +36,13 @@ export function mountAdmin(app: Express, ctx: AdminContext, guard: GuardOptions)
   app.use(ADMIN, adminGuard(guard));
   const readers = new Map<number, RequestHandler[]>();
   const reader = (bytes: number) => readers.get(bytes) ?? readers.set(bytes, bodyReader(bytes)).get(bytes) ?? [];
+  const writes = scriptsOnly(guard.token !== null);
   const byPath = new Map<string, AdminRoute[]>();
   for (const r of ADMIN_ROUTES) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
   for (const [path, routes] of byPath) {
     for (const { method, handler, bodyBytes } of routes) {
       const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-      const checks = method === 'POST' || method === 'PUT' ? [jsonOnly] : [];
+      const checks = method === 'GET' ? [] : [writes];
       // Express 5 hands a rejected promise to the error handler, as it does a throw.
       app[verb](path, ...checks, ...reader(bodyBytes ?? ADMIN_BODY_BYTES), async (req, res) => {
         send(res, await handler(ctx, adminRequest(req)));

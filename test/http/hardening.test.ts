@@ -9,18 +9,59 @@ const nested = (depth: number, leaf: unknown = 1): string =>
 const tooDeep = (at: string) => new ValidationError(at, problems.tooDeep(MAX_JSON_DEPTH)).message;
 
 describe('the admin API belongs to the test, not to a web page', () => {
-  test('a cross-origin simple POST (text/plain) cannot reset: 415, and nothing changes', async () => {
+  test("a body that is not JSON is a 415, and nothing changes; a bodyless POST is a script's: curl -X POST …/reset works", async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 50);
     await request(app).post(`/__admin/accounts/${a.sid}/calls`).send({ from: 'x' }).expect(201);
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '']) {
       const res = await request(app).post('/__admin/reset').set('Content-Type', type).send('x');
       expect(res.status).toBe(415);
       expect(res.body.message).toBe(messages.adminJsonOnly('POST'));
     }
-    const bare = await request(app).post('/__admin/reset');
-    expect(bare.status).toBe(415);
     expect(a.store.calls.count).toBe(51);
+    // What curl -X POST sends: no type, no body.
+    const bare = await request(app).post('/__admin/reset');
+    expect(bare.status).toBe(200);
+    expect(a.store.calls.count).toBe(50);
+  });
+
+  test.each([
+    ['a form post', { Origin: 'http://page.test', 'Content-Type': 'application/x-www-form-urlencoded' }, 'x=1'],
+    ['fetch no-cors, no body', { Origin: 'http://localhost:3000' }, undefined],
+    [
+      'fetch with JSON (its preflight is never granted)',
+      { Origin: 'http://page.test', 'Content-Type': 'application/json' },
+      '{}',
+    ],
+    ['a page of a file or sandboxed frame', { Origin: 'null' }, undefined],
+    ['a cross-site request without Origin', { 'Sec-Fetch-Site': 'cross-site' }, undefined],
+  ] as [string, Record<string, string>, string | undefined][])(
+    'a web page on another origin cannot write (%s): 403, and nothing changes',
+    async (_what, headers, body) => {
+      const { app, world } = makeEmulator();
+      const a = byCalls(world, 50);
+      await request(app).post(`/__admin/accounts/${a.sid}/calls`).send({ from: 'x' }).expect(201);
+      let req = request(app).post('/__admin/reset');
+      for (const [name, value] of Object.entries(headers)) req = req.set(name, value);
+      const res = await (body === undefined ? req : req.send(body));
+      expect(res.status).toBe(403);
+      expect(res.body.message).toBe(messages.adminCrossOrigin(headers['Origin'] ?? 'another site'));
+      expect((await request(app).delete(`/__admin/accounts/${a.sid}`).set(headers)).status).toBe(403);
+      expect(a.store.calls.count).toBe(51);
+    },
+  );
+
+  test('the inspector (its own origin, same-origin fetch) writes as before', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 50);
+    const res = await request(app)
+      .post(`/__admin/accounts/${a.sid}/calls`)
+      .set('Host', '127.0.0.1:8080')
+      .set('Origin', 'http://127.0.0.1:8080')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .type('json')
+      .send('[{}]');
+    expect(res.status).toBe(201);
   });
 
   test.each([
@@ -67,6 +108,12 @@ describe('the admin API belongs to the test, not to a web page', () => {
     const tokened = makeEmulator({ cors: true, adminToken: 't' });
     const open = await request(tokened.app).get('/__admin/health').set('Origin', 'http://page.test');
     expect(open.headers['access-control-allow-origin']).toBe('*');
+    // A page of another origin writes only with the token as a Bearer header, never with what a
+    // browser sends on its own (Basic credentials it was once asked for).
+    const write = (authorization: string) =>
+      request(tokened.app).post('/__admin/reset').set('Origin', 'http://page.test').set('Authorization', authorization);
+    expect((await write('Bearer t')).status).toBe(200);
+    expect((await write(`Basic ${Buffer.from('x:t').toString('base64')}`)).status).toBe(403);
   });
 });
 
