@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     token: deps.adminToken ?? null,
     hosts: new Set((deps.adminHosts ?? []).map((h) => h.toLowerCase())),
   });
-  app.use(notFound);
+  app.use(notFound(dialect.name));
   app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));
 
   const handler = frontDoor({ next: app, world, journal, faults, cache, logger: deps.logger ?? null });

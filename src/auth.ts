@@ -8,15 +8,23 @@ import type { Account, World } from './store/world';
 /** Production's realm, so a client that matches on the challenge sees the same one. */
 export const REALM = 'Restcomm realm';
 
-/** Whether Basic credentials name an account sid as the user. */
-function userIsAccountSid(header: string | string[] | undefined): boolean {
+/** The user name of Basic credentials (`user:password`), or null when the header holds none. */
+function basicUser(header: string | string[] | undefined): string | null {
   const m = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
-  if (m === null) return false;
-  const user =
-    Buffer.from(m[1] as string, 'base64')
-      .toString('latin1')
-      .split(':')[0] ?? '';
-  return /^AC[0-9a-f]{32}$/.test(user);
+  const decoded = m === null ? '' : Buffer.from(m[1] as string, 'base64').toString('latin1');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? null : decoded.slice(0, colon);
+}
+
+/**
+ * What a 401 says: none sent (or not Basic) is told what to send; credentials that name no
+ * account are told so, and Restcomm's `AccountSid:AuthToken` is told what this service takes.
+ */
+function unauthorizedMessage(dialect: Dialect, header: string | string[] | undefined): string {
+  const user = basicUser(header);
+  if (user === null) return dialect.restcommAccounts ? messages.unauthorizedRestcomm : messages.unauthorized;
+  if (!dialect.restcommAccounts && /^AC[0-9a-f]{32}$/.test(user)) return messages.unauthorizedSid;
+  return dialect.restcommAccounts ? messages.unknownCredentialsRestcomm : messages.unknownToken;
 }
 
 /** An account by what Restcomm takes to name one: its email address first, then its sid. */
@@ -51,15 +59,7 @@ function basicLogin(world: World, dialect: Dialect): RequestHandler {
     // express-basic-auth has set the challenge header by now; throwing hands the 401 to the one
     // error handler, so its body has the same shape as every other error.
     unauthorizedResponse: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      // Clients written for Restcomm send AccountSid:AuthToken: say what this service takes instead.
-      throw new ApiError(
-        401,
-        dialect.restcommAccounts
-          ? messages.unauthorizedRestcomm
-          : userIsAccountSid(req.headers['authorization'])
-            ? messages.unauthorizedSid
-            : messages.unauthorized,
-      );
+      throw new ApiError(401, unauthorizedMessage(dialect, req.headers['authorization']));
     },
   });
 }

@@ -161,6 +161,10 @@ export const messages = {
     'Authentication required: the user name is an account sid, but this service takes the account API token as the user name (Restcomm clients send AccountSid:AuthToken; send the token instead, or start the emulator with --dialect restcomm)',
   unauthorizedRestcomm:
     'Authentication required: send HTTP Basic credentials, AccountSid:AuthToken (or the account email as the user), or the API token as the user name',
+  unknownToken:
+    'Authentication failed: the user name is not the API token of any account of this emulator (GET /__admin/accounts lists them; a new seed changes them)',
+  unknownCredentialsRestcomm:
+    'Authentication failed: these credentials log in to no account of this emulator (AccountSid or email with its AuthToken, or an API token as the user name; GET /__admin/accounts lists them)',
   forbidden: (accountSid: string) => `The API token does not grant access to account ${accountSid}`,
   forbiddenRecord: (sid: string) => `The API token does not grant access to ${sid}: it belongs to another account`,
   notFound: (method: string, path: string) => `No resource at ${method} ${path}`,
@@ -197,6 +201,8 @@ export const messages = {
     `No resource at ${method} ${path}: the path lacks ${lacks}, as the URIs production prints do; request ${instead}`,
   notFoundDoubled: (method: string, path: string, prefix: string, instead: string) =>
     `No resource at ${method} ${path}: the path has the ${prefix} prefix twice (the recordings list's links carry it already); request ${instead}`,
+  notFoundRestcomm: (method: string, path: string, instead: string) =>
+    `No resource at ${method} ${path}: paths under /restcomm are Restcomm Connect's own, served with --dialect restcomm (CALLREC_DIALECT=restcomm); this service's are under /call, as ${instead}`,
   noFault: (id: string) => `No fault ${id}`,
   noSandbox: (sid: string) => `No sandbox ${sid}`,
   noUi: 'The inspector is not in this build: its files (ui/) were not found beside dist/',

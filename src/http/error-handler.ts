@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, type ErrorStatus, messages, ValidationError } from '../errors';
 import { errorBody } from '../format/envelope';
-import { MOUNT, PRINTED_PATH, RESTCOMM_MOUNT, requestablePath } from '../format/uris';
+import { API_VERSION, type DialectName, MOUNT, PRINTED_PATH, RESTCOMM_MOUNT, requestablePath } from '../format/uris';
 
 const CLIENT_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 406, 408, 413, 415, 416, 417, 431];
 
@@ -45,27 +45,36 @@ export function errorHandler(onInternal: (err: unknown) => void): ErrorRequestHa
 /**
  * Unknown routes: 404 in the same shape as every other error. A path as production prints it in
  * `uri` values (no `/call`, and for the calls list no `.json`) is a 404 there too; the message
- * says what it lacks, so that a client's author sees why.
+ * says what it lacks, so that a client's author sees why. A path of Restcomm Connect's own
+ * (`/restcomm/2012-04-24/…`) is served only in its dialect: without it, the message names the flag.
  */
-export const notFound: RequestHandler = (req) => {
-  // A client that adds its base path to every printed link doubles it on the recordings list's links.
-  for (const prefix of [MOUNT, RESTCOMM_MOUNT]) {
-    if (req.path.startsWith(`${prefix}${prefix}/`)) {
-      throw new ApiError(404, messages.notFoundDoubled(req.method, req.path, prefix, req.path.slice(prefix.length)));
+export const notFound =
+  (dialect: DialectName): RequestHandler =>
+  (req) => {
+    if (dialect !== 'restcomm' && req.path.startsWith(`${RESTCOMM_MOUNT}/${API_VERSION}/`)) {
+      throw new ApiError(
+        404,
+        messages.notFoundRestcomm(req.method, req.path, `${MOUNT}${req.path.slice(RESTCOMM_MOUNT.length)}`),
+      );
     }
-  }
-  // A client that follows production's "null" neighbour link as if it were a path.
-  if (/(^|\/)null$/.test(req.path)) throw new ApiError(404, messages.notFoundNull(req.method, req.path));
-  if (PRINTED_PATH.test(req.path)) {
-    const wanted = requestablePath(req.path);
-    const lacks =
-      wanted.endsWith('.json') && !req.path.endsWith('.json')
-        ? 'the /call prefix and the .json suffix'
-        : 'the /call prefix';
-    throw new ApiError(404, messages.notFoundPrinted(req.method, req.path, lacks, wanted));
-  }
-  throw new ApiError(404, messages.notFound(req.method, req.path));
-};
+    // A client that adds its base path to every printed link doubles it on the recordings list's links.
+    for (const prefix of [MOUNT, RESTCOMM_MOUNT]) {
+      if (req.path.startsWith(`${prefix}${prefix}/`)) {
+        throw new ApiError(404, messages.notFoundDoubled(req.method, req.path, prefix, req.path.slice(prefix.length)));
+      }
+    }
+    // A client that follows production's "null" neighbour link as if it were a path.
+    if (/(^|\/)null$/.test(req.path)) throw new ApiError(404, messages.notFoundNull(req.method, req.path));
+    if (PRINTED_PATH.test(req.path)) {
+      const wanted = requestablePath(req.path);
+      const lacks =
+        wanted.endsWith('.json') && !req.path.endsWith('.json')
+          ? 'the /call prefix and the .json suffix'
+          : 'the /call prefix';
+      throw new ApiError(404, messages.notFoundPrinted(req.method, req.path, lacks, wanted));
+    }
+    throw new ApiError(404, messages.notFound(req.method, req.path));
+  };
 
 /** A known path with a method it does not serve. */
 export function methodNotAllowed(allowed: string): RequestHandler {

@@ -34,7 +34,7 @@ export function mountApi(app: Express, world: World, settings: ListSettings): vo
     if (dialect.restcommAccounts) {
       // Restcomm's console and SDKs log in by reading the account, by sid or by email.
       app.get(r.account, ...requireAccountRef(world, dialect), (req, res) => {
-        requireJson(req);
+        requireJson(req, dialect);
         const account = authedAccount(res);
         const created = accountCreatedSec(account.context, account.profile, account.spec.calls);
         sendJson(res, accountJson(account.profile, created));

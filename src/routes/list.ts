@@ -69,11 +69,22 @@ function headerSafe(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Production answers XML on a path without `.json` unless Accept asks for JSON; we answer 406 there. */
-export function requireJson(req: Request): void {
-  if (!req.path.endsWith('.json') && !(req.get('accept') ?? '').includes('json')) {
-    throw new ApiError(406, messages.notAcceptable);
-  }
+/**
+ * Production answers XML on a path without `.json` unless Accept asks for JSON; we answer 406
+ * there. In the Restcomm dialect such paths are the very links the calls list prints, which
+ * curl and most HTTP clients fetch with a wildcard Accept (or none): production answers those with
+ * XML, which the emulator does not write yet, so they get the JSON rather than a 406.
+ */
+export function requireJson(req: Request, dialect: Dialect): void {
+  if (req.path.endsWith('.json')) return;
+  const accept = req.get('accept');
+  if ((accept ?? '').includes('json')) return;
+  if (
+    dialect.name === 'restcomm' &&
+    (accept === undefined || /(^|,)\s*(\*\/\*|application\/\*)\s*(;|,|$)/.test(accept))
+  )
+    return;
+  throw new ApiError(406, messages.notAcceptable);
 }
 
 /** Parameters, order and page window of a list request; a 400 for what production cannot serve. */
@@ -138,7 +149,7 @@ export function listHandler<C extends string, R extends { sid: string }>(
   mount: string,
 ): RequestHandler {
   return async (req, res) => {
-    requireJson(req);
+    requireJson(req, settings.dialect);
     const exchange = exchangeOf(req);
     const account = authedAccount(res);
     const { window, order, get, tableId, head, tail, warnings, walk } = await listPage(

@@ -60,7 +60,7 @@ export function mountRecords(
   const callOf = (req: Request, account: Account) =>
     recordOf(world, account, String(req.params['callSid']), (a) => a.calls, messages.noCall);
   app.get(routes.callRecordings, ...auth, (req, res) => {
-    requireJson(req);
+    requireJson(req, settings.dialect);
     const account = authedAccount(res);
     const ids = account.recordingsOfCall(callOf(req, account));
     const recs = ids
@@ -71,7 +71,7 @@ export function mountRecords(
   app.all(routes.callRecordings, methodNotAllowed(ALLOW));
 
   app.get(routes.callNotifications, ...auth, (req, res) => {
-    requireJson(req);
+    requireJson(req, settings.dialect);
     const account = authedAccount(res);
     const call = account.calls.get(callOf(req, account));
     const query = parseListQuery(exchangeOf(req).query, { sort: {}, filters: {} }, settings.maxPageSize ?? undefined);
@@ -88,14 +88,14 @@ export function mountRecords(
   app.all(routes.callNotifications, methodNotAllowed(ALLOW));
 
   app.get(routes.call, ...auth, (req, res) => {
-    requireJson(req);
+    requireJson(req, settings.dialect);
     const account = authedAccount(res);
     sendJson(res, callJson(account.calls.get(callOf(req, account)), account.profile.sid));
   });
   app.all(routes.call, methodNotAllowed(ALLOW));
 
   app.get(routes.recording, ...auth, (req, res) => {
-    requireJson(req);
+    requireJson(req, settings.dialect);
     const account = authedAccount(res);
     const id = recordOf(world, account, String(req.params['recordingSid']), (a) => a.recordings, messages.noRecording);
     sendJson(res, recordingJson(account.recordings.get(id), account.profile.sid, settings.fileBase));

@@ -19,7 +19,8 @@ describe.each(lists)('authentication on the %s list', (_name, path) => {
   });
 
   test.each([
-    ['an unknown token', `Basic ${Buffer.from('nope:').toString('base64')}`, messages.unauthorized],
+    // Credentials that name no account are told so; none sent (or not Basic) is told what to send.
+    ['an unknown token', `Basic ${Buffer.from('nope:').toString('base64')}`, messages.unknownToken],
     // Restcomm's own scheme (account sid as user, token as password) is not this service's:
     // the message says what to send instead.
     [
@@ -106,6 +107,21 @@ describe.each(lists)('the %s path without .json', (_name, path) => {
     const res = await (accept === undefined ? req.unset('Accept') : req.set('Accept', accept));
     expect(res.status).toBe(406);
     expect(res.body).toEqual({ message: messages.notAcceptable });
+  });
+});
+
+describe("Restcomm's own paths without --dialect restcomm", () => {
+  test('a 404 that names the flag, and the same path under /call', async () => {
+    const res = await authGet(app, `/restcomm/2012-04-24/Accounts/${big.sid}/Calls.json`, big.token);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      message: messages.notFoundRestcomm(
+        'GET',
+        `/restcomm/2012-04-24/Accounts/${big.sid}/Calls.json`,
+        `/call/2012-04-24/Accounts/${big.sid}/Calls.json`,
+      ),
+    });
+    expect(res.body.message).toContain('--dialect restcomm');
   });
 });
 

@@ -62,7 +62,13 @@ describe('--dialect restcomm: logins as Restcomm takes them', () => {
     const res = await get(app, path(big.sid), user, pass);
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe(`Basic realm="${REALM}"`);
-    expect(res.body).toEqual({ message: messages.unauthorizedRestcomm });
+    expect(res.body).toEqual({ message: messages.unknownCredentialsRestcomm });
+  });
+
+  test('no credentials are told what to send, which differs from credentials that name no account', async () => {
+    const res = await request(app).get(path(big.sid)).set('Accept', 'application/json');
+    expect([res.status, res.body]).toEqual([401, { message: messages.unauthorizedRestcomm }]);
+    expect(messages.unauthorizedRestcomm).not.toBe(messages.unknownCredentialsRestcomm);
   });
 
   test("another account's list is a 403, as production answers", async () => {
@@ -147,8 +153,11 @@ describe('--dialect restcomm: the account resource', () => {
     expect(res.body).toEqual({ message: messages.forbidden(ref()) });
   });
 
-  test('without .json and without Accept: json, a 406 as on the lists; POST is a 405', async () => {
-    const res = await request(app).get(`${RC}/${big.sid}`).set('Authorization', basic(big.sid, big.token));
+  test('without .json and with an Accept that excludes JSON, a 406 as on the lists; POST is a 405', async () => {
+    const res = await request(app)
+      .get(`${RC}/${big.sid}`)
+      .set('Authorization', basic(big.sid, big.token))
+      .set('Accept', 'application/xml');
     expect(res.status).toBe(406);
     const post = await request(app).post(`${RC}/${big.sid}.json`).set('Authorization', basic(big.sid, big.token));
     expect(post.status).toBe(405);
@@ -191,6 +200,18 @@ describe("--dialect restcomm: links follow Restcomm's own prefixes", () => {
     const audio = await request(app).get(rec['file_uri'].slice(PUBLIC_URL.length));
     expect([audio.status, audio.headers['content-type']]).toEqual([200, 'audio/wav']);
   });
+
+  // curl sends Accept: */*; production answers XML there, which the emulator does not write yet.
+  test.each([['*/*'], ['application/*'], ['text/html, */*;q=0.1'], [undefined]])(
+    'the printed next-page link fetched with Accept %s answers the JSON, not a 406',
+    async (accept) => {
+      const first = await list(`${RC}/${big.sid}/Calls.json?PageSize=10`);
+      const req = request(app).get(first['next_page_uri']).set('Authorization', basic(big.sid, big.token));
+      const res = await (accept === undefined ? req.unset('Accept') : req.set('Accept', accept));
+      expect(res.status).toBe(200);
+      expect(res.body.page).toBe(1);
+    },
+  );
 
   test('the items are the same bytes under every prefix and in the default dialect', async () => {
     const spec3 = makeEmulator({ accounts: [{ friendlyName: 'Acme Support Line', calls: 448, recordings: 160 }] });
