@@ -29,7 +29,12 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof ValidationError) return fail(err.message, 2);
     const e = err as NodeJS.ErrnoException;
-    return fail(`cannot listen on ${config.host}:${config.port} (${e.code ?? e.message})`, 1);
+    // The usual cause, said with its way out: another emulator (or app) already has the port.
+    const hint =
+      e.code === 'EADDRINUSE'
+        ? `: port ${config.port} is in use; pick another with --port N (or PORT=N), or --port 0 for any free one`
+        : '';
+    return fail(`cannot listen on ${config.host}:${config.port} (${e.code ?? e.message})${hint}`, 1);
   }
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { problems, ValidationError } from './errors';
 import { instantAt } from './input/fields';
+import { nearest } from './input/nearest';
 import { VERSION } from './version';
 
 /**
@@ -384,6 +385,14 @@ function joinNegativeValues(argv: readonly string[]): string[] {
   return out;
 }
 
+/** For an unknown flag, the option it most likely meant: ` (did you mean --port?)`, or nothing. */
+function didYouMean(err: unknown): string {
+  const m = /^Unknown option '--([^']+)'/.exec((err as Error).message);
+  if ((err as { code?: string }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || m === null) return '';
+  const meant = nearest(m[1] as string, [...OPTIONS.map((o) => o.name), 'help', 'version']);
+  return meant === undefined ? '' : ` (did you mean --${meant}?)`;
+}
+
 /**
  * Reads flags (`argv` without the node and script paths) over environment variables over
  * defaults, validates every value, and returns a frozen config. Throws a ValidationError naming
@@ -405,7 +414,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       allowPositionals: false,
     }).values;
   } catch (err) {
-    throw new ValidationError('', `${(err as Error).message}; see --help`);
+    throw new ValidationError('', `${(err as Error).message}${didYouMean(err)}; see --help`);
   }
   if (flags['help'] === true) return { kind: 'help', text: helpText() };
   if (flags['version'] === true) return { kind: 'version', text: `callrec-emulator ${VERSION}\n` };

@@ -135,6 +135,14 @@ export const problems = {
   excludeEachOther: (fields: string) => `${fields} exclude each other`,
   distribution: 'must be uniform or lognormal',
   setupOrTeardown: 'must be setup or teardown',
+  headerCount: (max: number) => `must have at most ${max} headers`,
+  headerName:
+    "must be an HTTP header name (letters, digits and !#$%&'*+.^_`|~-) other than those that frame the answer (Content-Length, Transfer-Encoding, Connection, …)",
+  headerValue: 'must be a string of at most 1024 visible ASCII characters or spaces',
+  placeholderDefaults: (missing: readonly string[]) =>
+    `has no default for ${missing.map((m) => `{{${m}}}`).join(', ')}, which the state uses: give each placeholder a default value here`,
+  notPlaceholder: (state: string, used: readonly string[]) =>
+    `is not a parameter of state ${q(state)}, which uses ${used.length === 0 ? 'no placeholders' : used.map((u) => `{{${u}}}`).join(', ')}`,
   aString: 'must be a string',
   namedStates: 'must be an object of named states',
   paging: (got: string) => `must be production or documented, got ${q(got)}`,

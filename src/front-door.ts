@@ -53,7 +53,9 @@ const elapsedMs = (ex: Exchange) => Math.round((performance.now() - ex.started) 
 /** The one line a request leaves: `GET /call/… 200 1.2 ms`, then its warnings. */
 function requestLine(ex: Exchange, status: number, ms: number): string {
   const warned = ex.warnings.length === 0 ? '' : ` (${ex.warnings.join('; ')})`;
-  return `${ex.method} ${ex.path} ${status} ${ms} ms${warned}`;
+  // The query as sent (Page=1 and Page=2 are told apart), cut as the journal cuts it.
+  const query = ex.query === '' ? '' : `?${ex.query.length > 1024 ? `${ex.query.slice(0, 1024)}…` : ex.query}`;
+  return `${ex.method} ${ex.path}${query} ${status} ${ms} ms${warned}`;
 }
 
 /**

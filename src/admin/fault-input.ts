@@ -10,6 +10,7 @@ const FIELDS = [
   'delay',
   'status',
   'body',
+  'headers',
   'fault',
   'rate_limit',
   'times',
@@ -37,6 +38,29 @@ function readDelay(d: Reader): Delay {
   return d.fail('distribution', problems.distribution);
 }
 
+/** Names a fault may not set: they frame the answer, which the emulator writes. */
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer']);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
+
+/**
+ * The headers of an injected answer (`Retry-After` on a 429 is the usual one): an object of
+ * names to string values, with a status or a rate limit, at most 32 of them, nothing that
+ * frames the answer, and no line breaks.
+ */
+function readHeaders(r: Reader): Record<string, string> {
+  const headers = r.object('headers') ?? r.fail('headers', problems.object);
+  const out: Record<string, string> = {};
+  const names = Object.keys(headers.body);
+  if (names.length > 32) r.fail('headers', problems.headerCount(32));
+  for (const name of names) {
+    const value = headers.body[name];
+    if (!HEADER_NAME.test(name) || FRAMING.has(name.toLowerCase())) headers.fail(name, problems.headerName);
+    if (typeof value !== 'string' || !/^[\x20-\x7e]{0,1024}$/.test(value)) headers.fail(name, problems.headerValue);
+    out[name] = value as string;
+  }
+  return out;
+}
+
 /**
  * A fault's JSON, validated: where it applies (path, account, method), what it does (one of a
  * delay, a status, a cut connection or a rate limit, a delay also with one of the others) and
@@ -60,6 +84,7 @@ export function parseFault(raw: unknown): FaultSpec {
     if (spec.status === undefined) r.fail('body', problems.goesWith('status'));
     spec.body = r.body['body'];
   }
+  if (r.has('headers')) spec.headers = readHeaders(r);
   set('fault', r.oneOf('fault', ['connection_reset', 'empty_response']));
   const limit = r.object('rate_limit');
   if (limit !== undefined) {
@@ -74,6 +99,9 @@ export function parseFault(raw: unknown): FaultSpec {
   const present = (...values: unknown[]) => values.filter((x) => x !== undefined).length;
   if (present(spec.delay_ms, spec.delay, spec.status, spec.fault, spec.rate_limit) === 0) {
     throw new ValidationError('body', problems.needsEffect);
+  }
+  if (spec.headers !== undefined && spec.status === undefined && spec.rate_limit === undefined) {
+    r.fail('headers', problems.goesWith('status or rate_limit'));
   }
   if (present(spec.status, spec.fault, spec.rate_limit) > 1) {
     throw new ValidationError('body', problems.excludeEachOther('status, fault and rate_limit'));

@@ -11,6 +11,8 @@ export interface StateDef {
   description?: string;
   /** Default values of the `{{name}}` placeholders; a request's `params` override them. */
   params: Record<string, unknown>;
+  /** The placeholders the state uses, in order of first use: each has a default in `params`. */
+  placeholders: string[];
   account: unknown;
   calls?: unknown[];
   recordings?: unknown[];
@@ -32,13 +34,35 @@ export function parseStates(text: string | Uint8Array, source: string): Map<stri
     const r = readerOf(raw, at, STATE_FIELDS);
     const params = r.object('params')?.body ?? {};
     asObject(r.body['account'], `${at}.account`);
-    const def: StateDef = { params, account: r.body['account'] };
+    // A placeholder with no default would be filled with "undefined" when the state is set up,
+    // long after start-up: say so now, as for any other error in the file.
+    const placeholders = placeholdersOf([
+      r.body['description'],
+      r.body['account'],
+      r.body['calls'],
+      r.body['recordings'],
+    ]);
+    const missing = placeholders.filter((p) => !Object.hasOwn(params, p));
+    if (missing.length > 0) throw new ValidationError(`${at}.params`, problems.placeholderDefaults(missing));
+    const def: StateDef = { params, placeholders, account: r.body['account'] };
     if (typeof r.body['description'] === 'string') def.description = r.body['description'];
     if (r.has('calls')) def.calls = asList(r.body['calls'], `${at}.calls`);
     if (r.has('recordings')) def.recordings = asList(r.body['recordings'], `${at}.recordings`);
     states.set(name, def);
   }
   return states;
+}
+
+/** The `{{name}}` placeholders in a value, each once, in order of first use. */
+function placeholdersOf(value: unknown, found: string[] = []): string[] {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(/\{\{(\w+)\}\}/g)) if (!found.includes(m[1] as string)) found.push(m[1] as string);
+  } else if (Array.isArray(value)) {
+    for (const v of value) placeholdersOf(v, found);
+  } else if (isObject(value)) {
+    for (const v of Object.values(value)) placeholdersOf(v, found);
+  }
+  return found;
 }
 
 /** Replaces `{{name}}` placeholders: a whole-string placeholder takes the param's value and type. */
@@ -72,7 +96,10 @@ export function applyProviderState(
   const action = body['action'] ?? 'setup';
   if (action !== 'setup' && action !== 'teardown') throw new ValidationError('body.action', problems.setupOrTeardown);
   const given = asObject(body['params'] ?? {}, 'body.params');
-  checkKeys(given, 'body.params', Object.keys(def.params));
+  for (const key of Object.keys(given)) {
+    if (!Object.hasOwn(def.params, key))
+      throw new ValidationError(`body.params.${key}`, problems.notPlaceholder(name, def.placeholders));
+  }
   const params = { ...def.params, ...given };
   const spec = validateAccount(fill(def.account, params), `state ${JSON.stringify(name)}: account`);
   if (spec.sid !== undefined) world.deleteAccount(spec.sid);

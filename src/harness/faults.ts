@@ -16,6 +16,8 @@ export interface FaultSpec {
   delay?: Delay;
   status?: number;
   body?: unknown;
+  /** Headers of the injected answer (a status or a rate limit's 429), e.g. its own `Retry-After`. */
+  headers?: Record<string, string>;
   fault?: 'connection_reset' | 'empty_response';
   rate_limit?: { limit: number; window_s: number };
   times?: number;
@@ -161,7 +163,7 @@ export class Faults {
           respond: {
             status: 429,
             body: errorBody(messages.rateLimited(limit, window_s)),
-            headers: { 'Content-Type': 'application/json', 'Retry-After': String(retry) },
+            headers: { 'Content-Type': 'application/json', 'Retry-After': String(retry), ...spec.headers },
           },
         };
       }
@@ -169,7 +171,11 @@ export class Faults {
       const action: FaultAction = { id: f.id, effect: 'delay', delayMs: drawDelay(spec, s) };
       if (f.response !== null && spec.status !== undefined) {
         action.effect = 'status';
-        action.respond = { status: spec.status, body: f.response.body, headers: { 'Content-Type': f.response.type } };
+        action.respond = {
+          status: spec.status,
+          body: f.response.body,
+          headers: { 'Content-Type': f.response.type, ...spec.headers },
+        };
       }
       if (spec.fault !== undefined) {
         action.effect = spec.fault;

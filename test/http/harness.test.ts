@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { messages } from '../../src/errors';
+import { messages, problems } from '../../src/errors';
 import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 type Item = Record<string, any>;
@@ -155,6 +155,32 @@ describe('faults', () => {
       { id: 'fault-1', effect: 'status' },
       { id: 'fault-1', effect: 'status' },
     ]);
+  });
+
+  test('a status fault sets headers of its own: a 429 with its Retry-After; framing headers are refused', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    const made = await request(app)
+      .post('/__admin/faults')
+      .type('json')
+      .send({ account: a.sid, status: 429, headers: { 'Retry-After': '7', 'X-RateLimit-Remaining': '0' } });
+    expect(made.status).toBe(201);
+    const res = await authGet(app, callsPath(a.sid), a.token);
+    expect([res.status, res.headers['retry-after'], res.headers['x-ratelimit-remaining']]).toEqual([429, '7', '0']);
+    for (const [headers, field] of [
+      [{ 'Content-Length': '1' }, 'body.headers.Content-Length'],
+      [{ 'X-A': 'line\r\nbreak' }, 'body.headers.X-A'],
+      [{ 'X-A': 3 }, 'body.headers.X-A'],
+      ['Retry-After: 7', 'body.headers'],
+    ] as const) {
+      const bad = await request(app).post('/__admin/faults').type('json').send({ status: 429, headers });
+      expect([bad.status, bad.body.message.startsWith(`${field}:`)]).toEqual([400, true]);
+    }
+    const alone = await request(app)
+      .post('/__admin/faults')
+      .type('json')
+      .send({ delay_ms: 5, headers: { 'X-A': 'b' } });
+    expect(alone.body.message).toBe(`body.headers: ${problems.goesWith('status or rate_limit')}`);
   });
 
   test('a rate limit answers 429 with Retry-After past its limit', async () => {

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { messages } from '../../src/errors';
+import { parseStates } from '../../src/admin/provider-states';
+import { messages, problems, ValidationError } from '../../src/errors';
 import { authGet, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 describe('POST /__admin/provider-states', () => {
@@ -59,7 +60,10 @@ describe('POST /__admin/provider-states', () => {
       messages.unknownState('a sunny day', ['an account with calls', 'an empty account', 'a call with recordings']),
     ],
     [{ state: 'an empty account', action: 'explode' }, 'body.action'],
-    [{ state: 'an empty account', params: { colour: 'red' } }, 'body.params.colour: unknown field'],
+    [
+      { state: 'an empty account', params: { colour: 'red' } },
+      `body.params.colour: ${problems.notPlaceholder('an empty account', ['sid', 'token'])}`,
+    ],
     [{ state: 'an account with calls', params: { calls: -3 } }, 'calls: must be an integer'],
     [{}, 'body.state'],
   ])('%j → 400', async (payload, text) => {
@@ -69,5 +73,18 @@ describe('POST /__admin/provider-states', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(text);
     expect(world.accounts().length).toBe(before);
+  });
+});
+
+describe('a states file whose placeholders lack defaults', () => {
+  test('is refused when read, naming the state and the placeholders, as any other error in the file', () => {
+    const file = JSON.stringify({
+      states: {
+        'n calls': { account: { friendly_name: 'N', calls: '{{n}}', token: '{{token}}' }, params: { token: 't' } },
+      },
+    });
+    expect(() => parseStates(file, 'f.json')).toThrow(
+      new ValidationError('f.json: states["n calls"].params', problems.placeholderDefaults(['n'])),
+    );
   });
 });

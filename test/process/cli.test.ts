@@ -232,6 +232,15 @@ describe('bad start-up input', () => {
     expect(r2.stderr).toContain(`${broken}: not valid JSON`);
   });
 
+  test('a states file with a placeholder that has no default stops start-up, exit 2, naming it', async () => {
+    const states = fixture('states.json', {
+      states: { 'n calls': { account: { friendly_name: 'N', calls: '{{n}}' } } },
+    });
+    const r = await runCli(['--states', states]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${states}: states["n calls"].params: has no default for {{n}}`);
+  });
+
   test('a port in use is reported, exit 1', async () => {
     const em = await startCli([]);
     try {
@@ -239,6 +248,8 @@ describe('bad start-up input', () => {
       const r = await runCli(['--port', port]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('EADDRINUSE');
+      // and how to pick another.
+      expect(r.stderr).toContain(`port ${port} is in use; pick another with --port N (or PORT=N), or --port 0`);
     } finally {
       await em.stop();
     }

@@ -33,7 +33,11 @@ describe('request logs', () => {
       const entries = jsonLines(em).filter((e) => e['req']?.url?.includes('Calls.json'));
       const [ok, warned, bad, failed] = entries;
       expect(ok).toMatchObject({ level: 30, req: { method: 'GET' }, res: { statusCode: 200 } });
-      expect(ok!['msg']).toMatch(new RegExp(`^GET /call/2012-04-24/Accounts/${a!.sid}/Calls.json 200 [0-9.]+ ms$`));
+      expect(ok!['msg']).toMatch(
+        new RegExp(`^GET /call/2012-04-24/Accounts/${a!.sid}/Calls.json\\?PageSize=1 200 [0-9.]+ ms$`),
+      );
+      // The query tells pages apart.
+      expect(failed!['msg']).toMatch(/Calls\.json\?Page=1 503 /);
       expect(typeof ok!['responseTime']).toBe('number');
       expect(warned).toMatchObject({ level: 40, res: { statusCode: 200 } });
       expect(warned!['msg']).toContain('did you mean PageSize?');

@@ -110,7 +110,11 @@ describe('loadConfig', () => {
     [['--public-url', 'not a url'], '--public-url: must be an absolute http(s) URL'],
     [['--clock', '2020-01-01T00:00:00'], '--clock: must be an ISO 8601 instant with a zone'],
     [['--seed', ''], '--seed: must not be empty'],
-    [['--bogus'], "Unknown option '--bogus'"],
+    [['--bogus'], "Unknown option '--bogus'; see --help"],
+    // A typo is answered with the option it most likely meant.
+    [['--prot', '1'], "Unknown option '--prot' (did you mean --port?); see --help"],
+    [['--seeds', 'x'], "Unknown option '--seeds' (did you mean --seed?)"],
+    [['--journal'], "Unknown option '--journal' (did you mean --journal-size?)"],
     [['stray'], 'see --help'],
   ])('%j → %s', (argv, text) => {
     expect(() => load(argv)).toThrow(text);
