@@ -1,5 +1,7 @@
-import { resolve } from 'node:path';
-import { runCommand, type Spawned, startCli } from '../support/process';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ROOT, runCommand, type Spawned, startCli } from '../support/process';
 
 const PACT = resolve(__dirname, '..', 'pacts', 'callrec-client-callrec-emulator.json');
 const VERIFY = resolve(__dirname, '..', 'support', 'verify-pact.js');
@@ -23,9 +25,20 @@ describe('Pact provider verification', () => {
     expect(run.code).toBe(0);
   }, 60_000);
 
+  test("README's verification block runs as printed, in a file of its own", async () => {
+    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+    const block = /```js\n(\/\/ verify-pact\.js\n[\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toContain('async function main()');
+    // A project of its own that has the package, as the README says; only the address is this run's.
+    const dir = mkdtempSync(join(tmpdir(), 'callrec-pact-'));
+    symlinkSync(resolve(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    writeFileSync(join(dir, 'verify-pact.js'), (block as string).replaceAll('http://127.0.0.1:8080', em.url));
+    const run = await runCommand(process.execPath, [join(dir, 'verify-pact.js')], {}, ROOT);
+    expect(run.out).toContain('pact verification passed');
+    expect(run.code).toBe(0);
+  }, 60_000);
+
   test('a pact the emulator breaks fails verification (the check is real)', async () => {
-    const { writeFileSync, readFileSync, mkdtempSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
     const broken = JSON.parse(readFileSync(PACT, 'utf8')) as {
       interactions: { response: { body?: Record<string, unknown> } }[];
     };
