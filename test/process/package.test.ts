@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -29,6 +29,14 @@ describe('the npm package', () => {
     await exec('mkdir', ['-p', app]);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'uses-callrec', version: '1.0.0', private: true }));
     await npm(['install', '--prefer-offline', '--no-package-lock', tarball], app);
+    // A TypeScript consumer: the tarball and @types/node alone.
+    const consumer = join(dir, 'consumer');
+    await exec('mkdir', ['-p', consumer]);
+    writeFileSync(
+      join(consumer, 'package.json'),
+      JSON.stringify({ name: 'strict-consumer', version: '1.0.0', private: true }),
+    );
+    await npm(['install', '--prefer-offline', '--no-package-lock', tarball, '@types/node@20'], consumer);
   }, 240_000);
 
   test('ships only what runs', async () => {
@@ -53,12 +61,6 @@ describe('the npm package', () => {
 
   test('the published types compile for a strict consumer (skipLibCheck off) with only @types/node', async () => {
     const consumer = join(dir, 'consumer');
-    await exec('mkdir', ['-p', consumer]);
-    writeFileSync(
-      join(consumer, 'package.json'),
-      JSON.stringify({ name: 'strict-consumer', version: '1.0.0', private: true }),
-    );
-    await npm(['install', '--prefer-offline', '--no-package-lock', tarball, '@types/node@20'], consumer);
     writeFileSync(
       join(consumer, 'tsconfig.json'),
       JSON.stringify({
@@ -100,73 +102,136 @@ describe('the npm package', () => {
     expect(result).toBe('');
   }, 120_000);
 
-  test('the test-runner entry points: types under node16 resolution, and the jest preset from the tarball', async () => {
-    const consumer = join(dir, 'consumer');
-    writeFileSync(
-      join(consumer, 'tsconfig.runners.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          skipLibCheck: false,
-          module: 'node16',
-          moduleResolution: 'node16',
-          target: 'ES2022',
-          types: ['node'],
-          esModuleInterop: true,
-          noEmit: true,
-        },
-        files: ['runners.ts'],
-      }),
-    );
-    writeFileSync(
-      join(consumer, 'runners.ts'),
-      [
+  // Every way a consumer's TypeScript resolves modules: classic CommonJS (node10, which reads no
+  // `exports`, hence typesVersions), node16, nodenext, and bundlers'.
+  test.each([
+    ['commonjs', 'node'],
+    ['node16', 'node16'],
+    ['nodenext', 'nodenext'],
+    ['esnext', 'bundler'],
+  ])(
+    'the test-runner entry points and the package resolve their types under module %s, moduleResolution %s; the jest preset runs from the tarball',
+    async (module, moduleResolution) => {
+      const consumer = join(dir, 'consumer');
+      const config = `tsconfig.${moduleResolution}.json`;
+      writeFileSync(
+        join(consumer, config),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            skipLibCheck: false,
+            module,
+            moduleResolution,
+            target: 'ES2022',
+            types: ['node'],
+            esModuleInterop: true,
+            noEmit: true,
+          },
+          files: [moduleResolution === 'bundler' ? 'runners-esm.ts' : 'runners.ts'],
+        }),
+      );
+      const uses = [
         "import * as jestRunner from 'callrec-emulator/jest';",
         "import * as nodeRunner from 'callrec-emulator/node-test';",
         "import * as vitestRunner from 'callrec-emulator/vitest';",
-        "import setup = require('callrec-emulator/vitest/setup');",
-        "import type { SandboxHandle } from 'callrec-emulator';",
+        "import { connect, type SandboxHandle } from 'callrec-emulator';",
         "export const a: () => SandboxHandle = jestRunner.useSandbox('Acme Support Line', { ttlSeconds: 60 });",
         "export const b: () => SandboxHandle = nodeRunner.useSandbox('Acme Support Line');",
         'export const c = vitestRunner.useSandbox;',
-        'export const d: () => Promise<() => Promise<void>> = setup;',
         'export const e = async () => (await jestRunner.emulator().sandboxes()).map((s) => s.from);',
-      ].join('\n'),
-    );
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await exec(process.execPath, [tsc, '-p', join(consumer, 'tsconfig.runners.json')]).then(
-      () => '',
-      (err: { stdout?: string }) => err.stdout ?? String(err),
-    );
-    expect(result).toBe('');
+        "export const f = async () => (await connect('http://127.0.0.1:8080').addCall('AC1')).sid;",
+      ];
+      // `import = require` is CommonJS's; a bundler project imports the default.
+      writeFileSync(
+        join(consumer, 'runners.ts'),
+        [
+          ...uses,
+          "import setup = require('callrec-emulator/vitest/setup');",
+          'export const d: () => Promise<() => Promise<void>> = setup;',
+        ].join('\n'),
+      );
+      writeFileSync(
+        join(consumer, 'runners-esm.ts'),
+        [
+          ...uses,
+          "import setup from 'callrec-emulator/vitest/setup';",
+          'export const d: () => Promise<() => Promise<void>> = setup;',
+        ].join('\n'),
+      );
+      const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+      const result = await exec(process.execPath, [tsc, '-p', join(consumer, config)]).then(
+        () => '',
+        (err: { stdout?: string }) => err.stdout ?? String(err),
+      );
+      expect(result).toBe('');
+      if (moduleResolution !== 'node16') return;
 
-    // jest, from this checkout, on a suite in the installed app: the preset and helper come from the tarball.
-    const app = join(dir, 'app');
+      // jest, from this checkout, on a suite in the installed app: the preset and helper come from the tarball.
+      const app = join(dir, 'app');
+      writeFileSync(
+        join(app, 'jest.config.js'),
+        "module.exports = { preset: 'callrec-emulator/jest', rootDir: __dirname, testMatch: ['<rootDir>/*.test.js'] };",
+      );
+      writeFileSync(
+        join(app, 'sandbox.test.js'),
+        [
+          "const { useSandbox } = require('callrec-emulator/jest');",
+          "const sandbox = useSandbox('Acme Support Line');",
+          "test('a sandbox of the installed package', async () => {",
+          '  const res = await fetch(sandbox().callsUrl, { headers: { Authorization: sandbox().authorization } });',
+          '  expect((await res.json()).total).toBe(448);',
+          '});',
+        ].join('\n'),
+      );
+      const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+      const run = await exec(process.execPath, [jest, '-c', join(app, 'jest.config.js')], {
+        cwd: app,
+        env: { ...process.env, CALLREC_URL: '' },
+      }).then(
+        (r) => r.stdout + r.stderr,
+        (err: { stdout?: string; stderr?: string }) => `${err.stdout}${err.stderr}`,
+      );
+      expect(run).toContain('Tests:       1 passed, 1 total');
+    },
+    120_000,
+  );
+
+  test("README's jest snippet runs as printed in a fresh TypeScript project (CommonJS, ts-jest, TypeScript 5.9)", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = (lang: string, first: string) =>
+      [...readme.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))]
+        .map((m) => m[1] as string)
+        .find((b) => b.startsWith(first));
+    const config = block('js', '// jest.config.js\nmodule.exports = {\n  preset');
+    const tsconfig = block('json', '{\n  "compilerOptions": {\n    "module": "commonjs"');
+    const test = block('ts', '// calls.test.ts');
+    expect([config, tsconfig, test].every((b) => b !== undefined)).toBe(true);
+    const project = join(dir, 'ts-project');
+    await exec('mkdir', ['-p', project]);
     writeFileSync(
-      join(app, 'jest.config.js'),
-      "module.exports = { preset: 'callrec-emulator/jest', rootDir: __dirname, testMatch: ['<rootDir>/*.test.js'] };",
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'ts-project', version: '1.0.0', private: true }),
     );
-    writeFileSync(
-      join(app, 'sandbox.test.js'),
-      [
-        "const { useSandbox } = require('callrec-emulator/jest');",
-        "const sandbox = useSandbox('Acme Support Line');",
-        "test('a sandbox of the installed package', async () => {",
-        '  const res = await fetch(sandbox().callsUrl, { headers: { Authorization: sandbox().authorization } });',
-        '  expect((await res.json()).total).toBe(448);',
-        '});',
-      ].join('\n'),
+    // What README says to install, at the versions this checkout tests with (so from the npm cache).
+    const own = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    const dev = ['jest', 'ts-jest', 'typescript', '@types/jest', '@types/node'].map(
+      (n) => `${n}@${own.devDependencies[n]}`,
     );
-    const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-    const run = await exec(process.execPath, [jest, '-c', join(app, 'jest.config.js')], {
-      cwd: app,
+    await npm(['install', '--prefer-offline', '--no-package-lock', tarball, ...dev], project);
+    writeFileSync(join(project, 'jest.config.js'), config as string);
+    writeFileSync(join(project, 'tsconfig.json'), tsconfig as string);
+    writeFileSync(join(project, 'calls.test.ts'), test as string);
+    const run = await exec(process.execPath, [join(project, 'node_modules', 'jest', 'bin', 'jest.js')], {
+      cwd: project,
       env: { ...process.env, CALLREC_URL: '' },
     }).then(
       (r) => r.stdout + r.stderr,
       (err: { stdout?: string; stderr?: string }) => `${err.stdout}${err.stderr}`,
     );
     expect(run).toContain('Tests:       1 passed, 1 total');
-  }, 120_000);
+  }, 240_000);
 
   test('npx callrec-emulator --help', async () => {
     const { stdout } = await exec('npx', ['--no-install', 'callrec-emulator', '--help'], { cwd: join(dir, 'app') });
