@@ -2,6 +2,8 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
+  // The support matrix installs other versions from the registry: `npm run test:matrix`, in CI.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/matrix/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   // Type-checking is done once by `npm run typecheck`; ts-jest only transpiles (isolatedModules).
   testTimeout: 30000,
