@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import basicAuth from 'express-basic-auth';
 import { ApiError, messages } from './errors';
@@ -27,10 +27,19 @@ function unauthorizedMessage(dialect: Dialect, header: string | string[] | undef
   return dialect.restcommAccounts ? messages.unknownCredentialsRestcomm : messages.unknownToken;
 }
 
-/** An account by what Restcomm takes to name one: its email address first, then its sid. */
+/** An account by what Restcomm takes to name one: its email address first, then its sid; two map look-ups. */
 export function accountByRef(world: World, ref: string): Account | undefined {
-  return world.accounts().find((a) => a.profile.email === ref) ?? world.account(ref);
+  return world.accountByEmail(ref) ?? world.account(ref);
 }
+
+/** A constant-time comparison: how much of a guess is right does not show in the time taken. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (x: string) => createHash('sha256').update(x).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** What an unknown user's password is checked against, so that a miss costs what a hit costs. */
+const NO_TOKEN = 'x'.repeat(32);
 
 /**
  * The account Basic credentials log in as. The service's way: the API token as the user name,
@@ -42,9 +51,12 @@ export function accountOfCredentials(world: World, dialect: Dialect, user: strin
   const byToken = world.accountByToken(user);
   if (byToken !== undefined || !dialect.restcommAccounts) return byToken;
   const account = accountByRef(world, user);
-  if (account === undefined) return undefined;
-  const token = account.profile.token;
-  return pass === token || createHash('md5').update(pass, 'utf8').digest('hex') === token ? account : undefined;
+  // The same work whether or not the user names an account: which emails exist does not show
+  // in the time a refusal takes.
+  const token = account?.profile.token ?? NO_TOKEN;
+  const direct = sameSecret(pass, token);
+  const hashed = sameSecret(createHash('md5').update(pass, 'utf8').digest('hex'), token);
+  return account !== undefined && (direct || hashed) ? account : undefined;
 }
 
 /**

@@ -57,9 +57,9 @@ export const createSandbox: AdminHandler = async (ctx, req) => {
  * same sid after a reset.
  */
 function expireLater(ctx: AdminContext, sid: string, ttl: number): void {
-  const made = ctx.world.forkOf(sid)?.made;
+  const serial = ctx.world.forkOf(sid)?.serial;
   setTimeout(() => {
-    if (ctx.world.forkOf(sid)?.made === made) endAccount(ctx, sid);
+    if (ctx.world.forkOf(sid)?.serial === serial) endAccount(ctx, sid);
   }, ttl * 1000).unref();
 }
 

@@ -27,10 +27,30 @@ export interface Fork {
   from: string;
   source: 'account' | 'state';
   name: string;
-  /** Numbers the fork among those since the last reset: a TTL timer ends only the one it was set for. */
-  made: number;
+  /**
+   * Unique in the process, never reused (not even after a reset gives a sid back): a TTL timer
+   * ends only the sandbox it was set for.
+   */
+  serial: number;
   /** The test run that made it (`run`), so that the run's teardown can end what a killed worker left. */
   run?: string;
+}
+
+/** Numbers every fork of the process: see Fork.serial. */
+let forkSerial = 0;
+
+/** Friendly names are at most this long (fixtures, the admin API, state imports). */
+const NAME_CHARS = 200;
+
+/**
+ * A sandbox's default name: the parent's, less a sandbox suffix it has, then this one's. A fork of
+ * a fork of a fork reads "Acme (sandbox 3)", never "Acme (sandbox 1) (sandbox 2) (sandbox 3)",
+ * and no name grows past what an import of the emulator's own export accepts.
+ * @example defaultForkName('Acme (sandbox 1)', 2) // 'Acme (sandbox 2)'
+ */
+export function defaultForkName(parent: string, n: number): string {
+  const suffix = ` (sandbox ${n})`;
+  return `${parent.replace(/ \(sandbox \d+\)$/, '').slice(0, NAME_CHARS - suffix.length)}${suffix}`;
 }
 
 /** The smallest name ordinal whose derived sid is free: re-creating a deleted account gives it back its sid. */
@@ -76,9 +96,12 @@ export class World {
   private context!: WorldContext;
   /** The accounts built from the spec: a reset reuses them (and their sort orders) after dropping writes. */
   private base: AccountStore[] = [];
-  private list: AccountStore[] = [];
+  /** The accounts by sid, in the order they came: adding or ending one is O(1), whatever the count. */
   private bySid = new Map<string, AccountStore>();
   private byToken = new Map<string, AccountStore>();
+  private byEmail = new Map<string, AccountStore>();
+  /** `accounts()` as an array, made again only after a change. */
+  private listed: AccountStore[] | null = null;
   private stateVersion = 0;
   /** Sandboxes by sid, with the account each was forked from; a reset ends them all. */
   private forks = new Map<string, Fork>();
@@ -162,7 +185,8 @@ export class World {
   }
 
   accounts(): readonly Account[] {
-    return this.list;
+    this.listed ??= [...this.bySid.values()];
+    return this.listed;
   }
 
   account(sid: string): Account | undefined {
@@ -171,6 +195,11 @@ export class World {
 
   accountByToken(token: string): Account | undefined {
     return this.byToken.get(token);
+  }
+
+  /** The account with this email address (Restcomm's logins): one map look-up, known or not. */
+  accountByEmail(email: string): Account | undefined {
+    return this.byEmail.get(email);
   }
 
   /**
@@ -189,7 +218,7 @@ export class World {
       sid = `AC${s.hex(32)}`;
       token = s.hex(32);
     } while (this.bySid.has(sid) || this.byToken.has(token));
-    const friendlyName = name ?? `${parent.profile.friendlyName} (sandbox ${this.forksMade})`;
+    const friendlyName = name ?? defaultForkName(parent.profile.friendlyName, this.forksMade);
     const spec: AccountSpec = { ...parent.spec, friendlyName, sid, token, dataOf: parent.profile.dataOf };
     const profile = { ...parent.profile, sid, token, friendlyName, email: accountEmail(friendlyName, sid) };
     const fork = source.fork(profile, spec);
@@ -198,10 +227,10 @@ export class World {
       from,
       source: home === this ? 'account' : 'state',
       name: friendlyName,
-      made: this.forksMade,
+      serial: ++forkSerial,
       ...(run === undefined ? {} : { run }),
     });
-    this.setList([...this.list, fork]);
+    this.add(fork);
     return fork;
   }
 
@@ -232,7 +261,7 @@ export class World {
     for (const a of this.base) a.clearWrites();
     this.context.nowMs = this.spec.clockMs;
     this.anchor();
-    this.setList([...this.base]);
+    this.setList(this.base);
   }
 
   /** A new seed, clock or fixtures: everything is built again. Throws a ValidationError, changing nothing, on a clash. */
@@ -259,7 +288,7 @@ export class World {
     this.forks = other.forks;
     this.forksMade = other.forksMade;
     this.anchor();
-    this.setList([...other.list]);
+    this.setList([...other.bySid.values()]);
   }
 
   /** Removes every account, for a state import to add them back in its order. */
@@ -280,7 +309,7 @@ export class World {
         a.spec.friendlyName === spec.friendlyName,
     );
     if (base !== undefined && !this.bySid.has(base.profile.sid)) {
-      this.setList([...this.list, base]);
+      this.add(base);
       return base;
     }
     return this.createAccount(spec);
@@ -303,7 +332,8 @@ export class World {
         : { ...makeWorldContext(own.seed, own.clockMs), nowMs };
     const store = new AccountStore(context, makeAccountProfile(own.seed, spec, 0), spec);
     this.adopt(store);
-    this.forks.set(store.profile.sid, { from, source: 'account', name: spec.friendlyName, made: ++this.forksMade });
+    this.forksMade++;
+    this.forks.set(store.profile.sid, { from, source: 'account', name: spec.friendlyName, serial: ++forkSerial });
     return store;
   }
 
@@ -322,14 +352,19 @@ export class World {
     if (this.bySid.has(account.profile.sid)) throw new ValidationError('sid', problems.taken(account.profile.sid));
     if (this.byToken.has(account.profile.token))
       throw new ValidationError('token', problems.taken(account.profile.token));
-    this.setList([...this.list, account]);
+    this.add(account);
     return account;
   }
 
   deleteAccount(sid: string): boolean {
     if (!this.bySid.has(sid)) return false;
+    const gone = this.bySid.get(sid) as AccountStore;
     this.forks.delete(sid);
-    this.setList(this.list.filter((a) => a.profile.sid !== sid));
+    this.bySid.delete(sid);
+    if (this.byToken.get(gone.profile.token) === gone) this.byToken.delete(gone.profile.token);
+    if (this.byEmail.get(gone.profile.email) === gone) this.byEmail.delete(gone.profile.email);
+    this.listed = null;
+    this.touch();
     return true;
   }
 
@@ -403,13 +438,23 @@ export class World {
     this.context = context;
     this.anchor();
     this.base = accounts;
-    this.setList([...accounts]);
+    this.setList(accounts);
   }
 
-  private setList(list: AccountStore[]): void {
-    this.list = list;
-    this.bySid = new Map(list.map((a) => [a.profile.sid, a]));
-    this.byToken = new Map(list.map((a) => [a.profile.token, a]));
+  private setList(list: readonly AccountStore[]): void {
+    this.bySid = new Map();
+    this.byToken = new Map();
+    this.byEmail = new Map();
+    for (const a of list) this.add(a);
+    this.touch();
+  }
+
+  /** One account more, in O(1). The first of two accounts with one email keeps it (emails embed sid digits, so clashes are rare). */
+  private add(account: AccountStore): void {
+    this.bySid.set(account.profile.sid, account);
+    this.byToken.set(account.profile.token, account);
+    if (!this.byEmail.has(account.profile.email)) this.byEmail.set(account.profile.email, account);
+    this.listed = null;
     this.touch();
   }
 }

@@ -165,6 +165,36 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     );
   });
 
+  test('a reset cancels the TTL it orphans: the sandbox that gets the same sid afterwards lives on', async () => {
+    const { app, parent, fork } = setup();
+    const old = (await fork({ from: parent.sid, ttl_s: 1 })).body;
+    await request(app).post('/__admin/reset?force=true');
+    const again = (await fork({ from: parent.sid })).body;
+    expect(again.sid).toBe(old.sid);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await request(app).get('/__admin/sandboxes')).body.sandboxes.map((x: Item) => x['sid'])).toEqual([
+      again.sid,
+    ]);
+  });
+
+  test('default names of forks of forks stay short, and the export of 30 generations imports back', async () => {
+    const { app, parent, fork } = setup();
+    let from = parent.sid;
+    let last: Item = {};
+    for (let g = 0; g < 30; g++) {
+      last = (await fork({ from })).body;
+      from = last['sid'];
+    }
+    expect(last['friendly_name']).toBe('Acme Support Line (sandbox 30)');
+    const state = (await request(app).get('/__admin/state')).text;
+    expect((await request(app).put('/__admin/state?force=true').type('json').send(state)).status).toBe(200);
+    // A long parent name is cut so that the suffix fits the 200 characters a name may have.
+    const long = (await fork({ from: parent.sid, name: 'x'.repeat(200) })).body;
+    const child = (await fork({ from: long.sid })).body;
+    expect(child.friendly_name).toHaveLength(200);
+    expect(child.friendly_name).toMatch(/^x+ \(sandbox 32\)$/);
+  });
+
   test('a sandbox has a state of its own: its clock, parent and writes; the world export carries them and an import brings it back as a sandbox', async () => {
     const { app, parent, fork, insert, list } = setup();
     const sb = (await fork({ from: parent.sid })).body;

@@ -1,0 +1,74 @@
+import { DEFAULT_CLOCK } from '../../src/config';
+import { parseInstant } from '../../src/format/dates';
+import { type Account, World } from '../../src/store/world';
+
+/**
+ * Adding and ending accounts is O(1) whatever the count: counted in map writes, not timed. An
+ * end rebuilt every sid and token map (5,000 sandboxes of one TTL froze the server for seconds as
+ * they expired one by one), and so did every account of a state import (10,000 sandboxes, 28 s).
+ */
+describe('the world keeps its accounts in maps it changes one entry at a time', () => {
+  const world = () =>
+    new World({
+      seed: 'scale',
+      clockMs: parseInstant(DEFAULT_CLOCK) as number,
+      accounts: [{ friendlyName: 'Parent', calls: 100, recordings: 10 }],
+    });
+
+  /** Map writes made while `fn` runs. */
+  function mapWrites(fn: () => void): number {
+    const spy = jest.spyOn(Map.prototype, 'set');
+    try {
+      fn();
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  test('ending 1,000 of 2,000 sandboxes writes a few map entries per end, not the whole maps', () => {
+    const w = world();
+    const parent = w.accounts()[0] as Account;
+    const sandboxes: string[] = [];
+    for (let i = 0; i < 2000; i++) sandboxes.push(w.forkAccount(parent).profile.sid);
+    const writes = mapWrites(() => {
+      for (const sid of sandboxes.slice(0, 1000)) w.deleteAccount(sid);
+    });
+    expect(writes / 1000).toBeLessThan(5);
+    expect(w.accounts()).toHaveLength(1001);
+    expect(w.sandboxes()).toHaveLength(1000);
+  });
+
+  test('restoring 2,000 sandboxes (a state import) writes a few map entries for each', () => {
+    const w = world();
+    const parent = w.accounts()[0] as Account;
+    const writes = mapWrites(() => {
+      for (let i = 0; i < 2000; i++) {
+        w.restoreSandbox(
+          {
+            friendlyName: `S${i}`,
+            calls: 100,
+            recordings: 10,
+            sid: `AC${i.toString(16).padStart(32, '0')}`,
+            token: `t${i}`,
+            dataOf: parent.profile.sid,
+          },
+          parent.profile.sid,
+          w.nowMs,
+        );
+      }
+    });
+    expect(writes / 2000).toBeLessThan(20);
+    expect(w.accountByToken('t1999')?.profile.friendlyName).toBe('S1999');
+  });
+
+  test('an account is found by email in one look-up; a deleted one is not found', () => {
+    const w = world();
+    const parent = w.accounts()[0] as Account;
+    const fork = w.forkAccount(parent);
+    expect(w.accountByEmail(fork.profile.email)).toBe(fork);
+    w.deleteAccount(fork.profile.sid);
+    expect(w.accountByEmail(fork.profile.email)).toBeUndefined();
+    expect(w.accountByEmail(parent.profile.email)).toBe(parent);
+  });
+});
