@@ -147,7 +147,8 @@ function* newestFirst(lanes: readonly Lane[]): Generator<Held> {
     heap[i] = heap[j] as Cursor;
     heap[j] = t;
   };
-  const down = (i: number) => {
+  const down = (from: number) => {
+    let i = from;
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;

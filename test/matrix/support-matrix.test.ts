@@ -145,7 +145,7 @@ describe.each(CORNERS)('$name', (corner) => {
         "const sandbox = useSandbox('Acme Support Line', { beforeEach, afterEach });",
         "test('a sandbox of its own', async () => {",
         "  const busy = await sandbox().addCall({ status: 'busy' });",
-        '  const res = await fetch(`${sandbox().callsUrl}?PageSize=1`, { headers: { Authorization: sandbox().authorization } });',
+        "  const res = await fetch(sandbox().callsUrl + '?PageSize=1', { headers: { Authorization: sandbox().authorization } });",
         '  expect(((await res.json()) as { calls: { sid: string }[] }).calls[0]?.sid).toBe(busy.sid);',
         '});',
       ].join('\n'),
