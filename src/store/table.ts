@@ -14,7 +14,7 @@ import {
   sortPermutation,
   type Work,
 } from './order';
-import { INSERT_BASE, mergeOrder, Overlay } from './overlay';
+import { INSERT_BASE, mergeOrder, Overlay, type OverlayMark } from './overlay';
 
 /** Every list has a `created` column: the creation time, which falls as the seeded index grows. */
 export type Created = 'created';
@@ -150,7 +150,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   /** Inserted records that change with the clock: while there are any, a move is a write too. */
   private clockRecords = 0;
   /** A fork's writes when it was made: what resetting it goes back to. */
-  private forkedWith: { overlay: Overlay<R>; clockRecords: number } | null = null;
+  private forkedWith: { writes: OverlayMark<R>; clockRecords: number } | null = null;
 
   /**
    * @param seeded how many records the seed makes
@@ -186,7 +186,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   get count(): number {
     // Deleted ids are seeded ones and arrived ones (the clock goes back only with a reset, which
     // clears them): one subtraction covers both.
-    return this.seeded + this.arrived() + this.overlay.inserted.size - this.overlay.deleted.size;
+    return this.seeded + this.arrived() + this.overlay.insertedCount - this.overlay.deletedCount;
   }
 
   get nextInsert(): number {
@@ -198,7 +198,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
       this.sync();
       return (this.arrivals as Arrivals<R>).get(id - ARRIVAL_BASE, this.clockSeen);
     }
-    if (id >= INSERT_BASE) return this.atClock(this.overlay.inserted.get(id) as R, this.world.nowMs);
+    if (id >= INSERT_BASE) return this.atClock(this.overlay.insertedRecord(id) as R, this.world.nowMs);
     return this.kind.record(this.world, this.account, id);
   }
 
@@ -209,7 +209,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
 
   find(sid: string): number | undefined {
     const i = this.kind.index(this.world, this.account, sid, this.seeded);
-    if (i !== undefined) return this.overlay.deleted.has(i) ? undefined : i;
+    if (i !== undefined) return this.overlay.isDeleted(i) ? undefined : i;
     const inserted = this.overlay.insertedId(sid);
     if (inserted !== undefined || this.arrivals === null) return inserted;
     // An arrival is found once it has arrived, and only by its exact sid.
@@ -222,9 +222,11 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     if (id >= ARRIVAL_BASE) {
       this.sync();
       const arrivals = this.arrivals as Arrivals<R>;
-      return arrivals.has(id - ARRIVAL_BASE, this.clockSeen) && !this.overlay.deleted.has(id);
+      return arrivals.has(id - ARRIVAL_BASE, this.clockSeen) && !this.overlay.isDeleted(id);
     }
-    return id >= INSERT_BASE ? this.overlay.inserted.has(id) : id < this.seeded && !this.overlay.deleted.has(id);
+    return id >= INSERT_BASE
+      ? this.overlay.insertedRecord(id) !== undefined
+      : id < this.seeded && !this.overlay.isDeleted(id);
   }
 
   snapshot(): (id: number) => R {
@@ -233,14 +235,14 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     if (this.lastSnapshot?.writes === this.writeCount) return this.lastSnapshot.get;
     const { kind, world, account, arrivals } = this;
     const now = this.clockSeen;
-    // Seeded records are a pure function of the seed, arrivals of the seed and the clock; only
-    // the inserted ones need copying.
-    const inserted = new Map(this.overlay.inserted);
+    // Seeded records are a pure function of the seed, arrivals of the seed and the clock; the
+    // inserted ones are read through a frozen view of the writes (O(1): later writes go above it).
+    const inserted = this.overlay.freeze();
     const get = (id: number) =>
       id >= ARRIVAL_BASE
         ? (arrivals as Arrivals<R>).get(id - ARRIVAL_BASE, now)
         : id >= INSERT_BASE
-          ? this.atClock(inserted.get(id) as R, now)
+          ? this.atClock(inserted.insertedRecord(id) as R, now)
           : kind.record(world, account, id);
     this.lastSnapshot = { writes: this.writeCount, get };
     return get;
@@ -249,7 +251,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   newestInserted(): number | undefined {
     if (this.newestStale) {
       this.newest = undefined;
-      for (const rec of this.overlay.inserted.values()) {
+      for (const [, rec] of this.overlay.insertedEntries()) {
         const created = this.kind.values.created(rec);
         if (this.newest === undefined || created > this.newest) this.newest = created;
       }
@@ -259,11 +261,11 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   }
 
   deletedIndexes(): number[] {
-    return [...this.overlay.deleted].sort((x, y) => x - y);
+    return [...this.overlay.deletedIds()].sort((x, y) => x - y);
   }
 
   insertedRecords(): R[] {
-    return [...this.overlay.inserted.values()];
+    return Array.from(this.overlay.insertedEntries(), ([, rec]) => rec);
   }
 
   known(sid: string): boolean {
@@ -292,7 +294,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   remove(id: number): void {
     if (id >= INSERT_BASE && id < ARRIVAL_BASE) {
       this.newestStale = true;
-      const rec = this.overlay.inserted.get(id);
+      const rec = this.overlay.insertedRecord(id);
       if (rec !== undefined && this.kind.movesWithClock?.(rec) === true) this.clockRecords--;
     }
     this.overlay.remove(id);
@@ -302,12 +304,13 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   /**
    * A fork of `from`: the same seeded records (its account draws from the same streams), so the
    * sort columns and orders built of them are shared, not copied, and whatever either builds
-   * later serves both; its writes start as a copy of `from`'s and go their own way. O(writes).
+   * later serves both; its writes start as `from`'s, shared copy-on-write, and go their own way.
+   * O(1), however many writes `from` holds.
    */
   shareSeeded(from: Table<R, C>): void {
     this.columns = from.columns;
     this.seededOrders = from.seededOrders;
-    this.overlay.copyFrom(from.overlay);
+    this.overlay.shareFrom(from.overlay);
     this.clockRecords = from.clockRecords;
     this.newestStale = true;
     this.dropOrders();
@@ -315,9 +318,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
 
   /** The writes as they are now become what `clearWrites` goes back to. For the World only. */
   markForked(): void {
-    const kept = new Overlay<R>();
-    kept.copyFrom(this.overlay);
-    this.forkedWith = { overlay: kept, clockRecords: this.clockRecords };
+    this.forkedWith = { writes: this.overlay.mark(), clockRecords: this.clockRecords };
   }
 
   /** Sets the insert counter, as a state import restores it. For the World only. */
@@ -333,7 +334,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     this.overlay.clear();
     // A fork goes back to what it was forked with.
     if (this.forkedWith !== null) {
-      this.overlay.copyFrom(this.forkedWith.overlay);
+      this.overlay.restore(this.forkedWith.writes);
       this.clockRecords = this.forkedWith.clockRecords;
       this.newestStale = true;
     }
@@ -399,10 +400,11 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     if (perm === undefined) {
       const compare = this.comparator(sort);
       // mergeOrder leaves out deleted seeded indexes; deleted arrivals are never added.
-      const deleted = new Set([...this.overlay.deleted].filter((id) => id < INSERT_BASE));
-      const gone = this.overlay.deleted;
+      const deleted = new Set<number>();
+      const gone = new Set<number>();
+      for (const id of this.overlay.deletedIds()) (id < INSERT_BASE ? deleted : gone).add(id);
       // Arrivals are placed as inserts are: among the seeded order, by the same comparison.
-      const inserted = [...this.overlay.inserted.keys()];
+      const inserted = Array.from(this.overlay.insertedEntries(), ([id]) => id);
       if (arrived > 0) {
         for (const j of (this.arrivals as Arrivals<R>).ids(this.clockSeen)) {
           if (!gone.has(ARRIVAL_BASE + j)) inserted.push(ARRIVAL_BASE + j);

@@ -169,7 +169,7 @@ describe('admin bodies are bounded', () => {
         .set('Content-Type', 'application/json')
         .send(`{"state":"an empty account","params":{"${name}":"x"}}`);
       expect(res.status).toBe(400);
-      expect(res.body.message).toMatch(new RegExp(`^body\\.params\\.${name}: unknown field`));
+      expect(res.body.message).toMatch(new RegExp(`^body\\.params\\.${name}: is not a parameter of state`));
     }
   });
 });

@@ -48,10 +48,121 @@ describe('Overlay', () => {
     expect(o.insertedId('b')).toBe(INSERT_BASE + 1);
     o.remove(INSERT_BASE);
     o.remove(5);
-    expect([o.insertedId('a'), [...o.deleted], o.nextInsert, o.empty]).toEqual([undefined, [5], 2, false]);
+    expect([o.insertedId('a'), [...o.deletedIds()], o.nextInsert, o.empty]).toEqual([undefined, [5], 2, false]);
     o.clear();
     expect([o.insertedId('b'), o.nextInsert, o.empty]).toEqual([undefined, 0, true]);
   });
+});
+
+describe('Overlay: copy-on-write layers', () => {
+  type Rec = { sid: string };
+  /** The plain model: what each overlay holds, copied in full on a fork. */
+  interface Model {
+    inserted: Map<number, Rec>;
+    deleted: Set<number>;
+    removed: Set<string>;
+    next: number;
+  }
+  const copy = (m: Model): Model => ({
+    inserted: new Map(m.inserted),
+    deleted: new Set(m.deleted),
+    removed: new Set(m.removed),
+    next: m.next,
+  });
+
+  // Random writes, forks, snapshots, marks and restores on a family of overlays: every read of
+  // every overlay (and every snapshot taken) agrees with full copies, through every fold.
+  test('agrees with full copies through forks, snapshots, resets and folds', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(7), fc.nat(1000), fc.nat(7)), { maxLength: 400 }), (steps) => {
+        const overlays = [new Overlay<Rec>()];
+        const models: Model[] = [{ inserted: new Map(), deleted: new Set(), removed: new Set(), next: 0 }];
+        const marks = new Map<number, [ReturnType<Overlay<Rec>['mark']>, Model]>();
+        const views: [ReturnType<Overlay<Rec>['freeze']>, Map<number, Rec>][] = [];
+        let sids = 0;
+        for (const [op, n, which] of steps) {
+          const k = which % overlays.length;
+          const o = overlays[k] as Overlay<Rec>;
+          const m = models[k] as Model;
+          if (op <= 2) {
+            const rec = { sid: `s${sids++}` };
+            const id = o.insert(rec);
+            expect(id).toBe(INSERT_BASE + m.next);
+            m.inserted.set(id, rec);
+            m.removed.delete(rec.sid);
+            m.next++;
+          } else if (op === 3) {
+            const live = [...m.inserted.keys()];
+            const id = live.length > 0 && n % 2 === 0 ? (live[n % live.length] as number) : n % 50;
+            if (id >= INSERT_BASE || !m.deleted.has(id)) {
+              o.remove(id);
+              const rec = m.inserted.get(id);
+              if (rec === undefined) m.deleted.add(id);
+              else {
+                m.inserted.delete(id);
+                m.removed.add(rec.sid);
+              }
+            }
+          } else if (op === 4 && overlays.length < 12) {
+            const f = new Overlay<Rec>();
+            f.shareFrom(o);
+            overlays.push(f);
+            models.push(copy(m));
+          } else if (op === 5) {
+            views.push([o.freeze(), new Map(m.inserted)]);
+          } else if (op === 6) {
+            marks.set(k, [o.mark(), copy(m)]);
+          } else {
+            const marked = marks.get(k);
+            if (marked !== undefined) {
+              o.restore(marked[0]);
+              models[k] = copy(marked[1]);
+            }
+          }
+        }
+        overlays.forEach((o, k) => {
+          const m = models[k] as Model;
+          expect([...o.insertedEntries()]).toEqual([...m.inserted]);
+          expect([...o.deletedIds()].sort((a, b) => a - b)).toEqual([...m.deleted].sort((a, b) => a - b));
+          expect([o.insertedCount, o.deletedCount, o.nextInsert]).toEqual([m.inserted.size, m.deleted.size, m.next]);
+          for (const [id, rec] of m.inserted) expect(o.insertedId(rec.sid)).toBe(id);
+          for (const sid of m.removed) expect([o.removedSid(sid), o.insertedId(sid)]).toEqual([true, undefined]);
+          for (const id of m.deleted) expect(o.isDeleted(id)).toBe(true);
+        });
+        for (const [view, held] of views) {
+          for (const [id, rec] of held) expect(view.insertedRecord(id)).toBe(rec);
+        }
+      }),
+      { seed: 21, numRuns: 200 },
+    );
+  });
+});
+
+test('Overlay: a write after each snapshot folds deep layers, keeping what a fork shares and every read', () => {
+  const parent = new Overlay<{ sid: string }>();
+  for (let i = 0; i < 5; i++) parent.insert({ sid: `p${i}` });
+  const fork = new Overlay<{ sid: string }>();
+  fork.shareFrom(parent);
+  const held: number[] = [];
+  // Forty rounds of write-then-read: each read freezes the top, each write puts a layer on it.
+  for (let r = 0; r < 40; r++) {
+    held.push(fork.insert({ sid: `f${r}` }));
+    if (r % 3 === 0) fork.remove(held.shift() as number);
+    if (r === 20) fork.remove(INSERT_BASE + 1);
+    fork.freeze();
+  }
+  expect(fork.insertedId('p1')).toBeUndefined();
+  expect(fork.removedSid('p1')).toBe(true);
+  expect([...fork.insertedEntries()].map(([, r]) => r.sid)).toEqual([
+    'p0',
+    'p2',
+    'p3',
+    'p4',
+    ...held.map((id) => `f${id - INSERT_BASE - 5}`),
+  ]);
+  expect(fork.insertedCount).toBe(4 + held.length);
+  // The parent is as it was: its writes were shared, never folded into the fork's or changed.
+  expect([...parent.insertedEntries()].map(([, r]) => r.sid)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
 });
 
 describe('tables through the World, the only writer', () => {

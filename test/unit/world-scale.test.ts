@@ -71,4 +71,26 @@ describe('the world keeps its accounts in maps it changes one entry at a time', 
     expect(w.accountByEmail(fork.profile.email)).toBeUndefined();
     expect(w.accountByEmail(parent.profile.email)).toBe(parent);
   });
+
+  test('a fork of an account holding 20,000 writes copies none of them (copy-on-write), and both sides go their own way', () => {
+    const w = world();
+    const parent = w.accounts()[0] as Account;
+    const calls = Array.from({ length: 20_000 }, (_, i) => ({
+      ...parent.calls.get(i % 100),
+      sid: `ID${'0'.repeat(32)}-CA${i.toString(16).padStart(32, '0')}`,
+    }));
+    w.insertCalls(parent, calls);
+    const forks: Account[] = [];
+    const writes = mapWrites(() => {
+      for (let i = 0; i < 300; i++) forks.push(w.forkAccount(parent));
+    });
+    // A few entries per fork (its identity, its place in the world), never the 20,000 writes.
+    expect(writes / 300).toBeLessThan(50);
+    const [a, b] = forks as [Account, Account];
+    expect(a.calls.count).toBe(20_100);
+    w.deleteCall(a, a.calls.find(calls[5]!.sid) as number);
+    w.insertCalls(b, [{ ...calls[0]!, sid: `ID${'0'.repeat(32)}-CA${'f'.repeat(32)}` }]);
+    expect([a.calls.count, b.calls.count, parent.calls.count]).toEqual([20_099, 20_101, 20_100]);
+    expect(parent.calls.find(calls[5]!.sid)).toBeDefined();
+  });
 });
