@@ -84,7 +84,8 @@ describe('Dockerfile', () => {
 
   test('starts the same command as npm start and the bin, on all interfaces, as a non-root user', () => {
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
-    expect(cmd.slice(0, 2).join(' ')).toBe(pkg.scripts['start']);
+    // npm start execs the same command (so npm's SIGTERM reaches the server).
+    expect(`exec ${cmd.slice(0, 2).join(' ')}`).toBe(pkg.scripts['start']);
     expect(cmd[1]).toBe(pkg.bin['callrec-emulator']);
     expect(cmd.slice(2)).toEqual(['--host', '0.0.0.0']);
     expect(dockerfile).toMatch(/^USER node$/m);
