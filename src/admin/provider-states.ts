@@ -70,7 +70,12 @@ function fill(value: unknown, params: Record<string, unknown>): unknown {
   if (typeof value === 'string') {
     const whole = /^\{\{(\w+)\}\}$/.exec(value)?.[1];
     if (whole !== undefined) return params[whole];
-    return value.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(params[name]));
+    // Inside a longer string a value is written as JSON writes it (never String() of an object,
+    // whose own toString may be anything a request sent).
+    return value.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => {
+      const v = params[name];
+      return typeof v === 'string' ? v : (JSON.stringify(v) ?? 'null');
+    });
   }
   if (Array.isArray(value)) return value.map((v) => fill(v, params));
   if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, params)]));

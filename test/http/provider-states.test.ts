@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { parseStates } from '../../src/admin/provider-states';
+import { applyProviderState, parseStates } from '../../src/admin/provider-states';
 import { messages, problems, ValidationError } from '../../src/errors';
 import { authGet, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
@@ -86,5 +86,15 @@ describe('a states file whose placeholders lack defaults', () => {
     expect(() => parseStates(file, 'f.json')).toThrow(
       new ValidationError('f.json: states["n calls"].params', problems.placeholderDefaults(['n'])),
     );
+  });
+
+  test('a param that is an object with its own toString fills a longer string as JSON: a 400 at worst, never a 500', () => {
+    const states = parseStates(
+      JSON.stringify({ states: { named: { params: { n: 'x' }, account: { friendly_name: 'N {{n}}' } } } }),
+      'f.json',
+    );
+    const { world } = makeEmulator();
+    const done = applyProviderState(world, states, { state: 'named', params: { n: { toString: {} } } });
+    expect(done.accounts[0]?.profile.friendlyName).toBe('N {"toString":{}}');
   });
 });
