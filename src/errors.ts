@@ -211,6 +211,8 @@ export const messages = {
     `No resource at ${method} ${path}: the path has the ${prefix} prefix twice (the recordings list's links carry it already); request ${instead}`,
   notFoundRestcomm: (method: string, path: string, instead: string) =>
     `No resource at ${method} ${path}: paths under /restcomm are Restcomm Connect's own, served with --dialect restcomm (CALLREC_DIALECT=restcomm); this service's are under /call, as ${instead}`,
+  insertRaced:
+    'Other writes to this account kept landing while the batch was being built: nothing was inserted; send it again',
   noFault: (id: string) => `No fault ${id}`,
   noSandbox: (sid: string) => `No sandbox ${sid}`,
   noUi: 'The inspector is not in this build: its files (ui/) were not found beside dist/',

@@ -37,7 +37,9 @@ export interface AdminRequest {
 /** What a handler answers: JSON with a status, or bytes of a type. */
 export type AdminReply =
   | { status: 200 | 201; json: unknown }
-  | { status: 200; bytes: Buffer; type: string; headers?: Readonly<Record<string, string>> };
+  | { status: 200; bytes: Buffer; type: string; headers?: Readonly<Record<string, string>> }
+  /** A large JSON body, made a chunk at a time as the socket takes it (see writeChunks). */
+  | { status: 200 | 201; chunks: Iterator<string> };
 
 /** A handler answers at once, or (long work, done in slices) later. */
 export type AdminHandler = (ctx: AdminContext, req: AdminRequest) => AdminReply | Promise<AdminReply>;

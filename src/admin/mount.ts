@@ -3,6 +3,7 @@ import { ApiError, messages } from '../errors';
 import { ADMIN } from '../format/uris';
 import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
+import { writeChunks } from '../http/stream';
 import type { AdminContext, AdminReply, AdminRequest } from './context';
 import { ADMIN_BODY_BYTES, adminGuard, bodyReader, type GuardOptions, scriptsOnly } from './guard';
 import { ADMIN_ROUTES, type AdminRoute } from './routes';
@@ -18,8 +19,11 @@ function adminRequest(req: Request): AdminRequest {
   };
 }
 
-function send(res: Response, reply: AdminReply): void {
-  if ('bytes' in reply) {
+async function send(res: Response, reply: AdminReply): Promise<void> {
+  if ('chunks' in reply) {
+    res.status(reply.status).setHeader('Content-Type', 'application/json; charset=utf-8');
+    await writeChunks(res, reply.chunks);
+  } else if ('bytes' in reply) {
     res.status(reply.status).setHeader('Content-Type', reply.type);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     res.end(reply.bytes);
@@ -45,7 +49,7 @@ export function mountAdmin(app: Express, ctx: AdminContext, guard: GuardOptions)
       const checks = method === 'GET' ? [] : [writes];
       // Express 5 hands a rejected promise to the error handler, as it does a throw.
       app[verb](path, ...checks, ...reader(bodyBytes ?? ADMIN_BODY_BYTES), async (req, res) => {
-        send(res, await handler(ctx, adminRequest(req)));
+        await send(res, await handler(ctx, adminRequest(req)));
       });
     }
     const allowed = routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]));

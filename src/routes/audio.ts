@@ -5,8 +5,8 @@ import { parseRange, WAV_HEADER_BYTES, wavBytes, wavHeader } from '../format/wav
 import { recordingAudio, SAMPLE_RATE } from '../generators/audio';
 import { methodNotAllowed } from '../http/error-handler';
 import { nextTurn } from '../http/slices';
+import { drainOrClose } from '../http/stream';
 import type { World } from '../store/world';
-import { drainOrClose } from './send-page';
 
 /** Bytes rendered per write: memory stays flat however long the recording. */
 const CHUNK_BYTES = 64 * 1024;

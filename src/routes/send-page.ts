@@ -1,7 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import type { CachedResponse } from '../cache/render-cache';
 import { nextTurn } from '../http/slices';
+import { drainOrClose } from '../http/stream';
 
 /** Pages with more items than this are streamed instead of built in memory. */
 export const STREAM_THRESHOLD = 1000;
@@ -44,19 +44,6 @@ export function sendBuilt(
   res.setHeader('Content-Length', body.length);
   keep?.({ headers: flatHeaders(res), body, warnings });
   res.end(body);
-}
-
-/** Resolves when the socket wants more, or is gone; leaves no listener behind. */
-export function drainOrClose(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 /**
