@@ -71,7 +71,7 @@ export interface EmulatorClient {
   sandbox(from: string | SandboxState, options?: SandboxRequest): Promise<SandboxHandle>;
   /** Ends every sandbox a test run made; resolves with their sids. */
   deleteSandboxes(filter: { run: string }): Promise<string[]>;
-  /** Each client's walks over the lists (pages, duplicates, missed), oldest first; one account's when given. */
+  /** Each client's walks over the lists (pages, duplicates, missed), oldest first, the first 1,000; one account's when given. */
   walks(accountSid?: string): Promise<WalkReport[]>;
   /** The world's clock: it moves only when told (see README, "The clock"). */
   clock: {
@@ -233,7 +233,13 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
     sandboxes: async () => (await admin<{ sandboxes: SandboxView[] }>('GET', '/sandboxes')).sandboxes,
     deleteSandboxes: async ({ run }) =>
       (await admin<{ sids: string[] }>('DELETE', `/sandboxes?run=${encodeURIComponent(run)}`)).sids,
-    walks: async (accountSid) => (await admin<{ walks: WalkReport[] }>('GET', `/walks${scoped(accountSid)}`)).walks,
+    walks: async (accountSid) => {
+      const query = new URLSearchParams({
+        limit: '1000',
+        ...(accountSid === undefined ? {} : { account: accountSid }),
+      });
+      return (await admin<{ walks: WalkReport[] }>('GET', `/walks?${query}`)).walks;
+    },
     faults: {
       add: async (fault) => admin<FaultView>('POST', '/faults', fault),
       list: async () => (await admin<{ faults: FaultView[] }>('GET', '/faults')).faults,

@@ -92,10 +92,15 @@ export function adminGuard(options: GuardOptions): RequestHandler {
     if (isHealth(req.method, ex.path)) return next();
     if (!hostAllowed(req.headers.host, options.hosts))
       throw new ApiError(403, messages.adminHost(req.headers.host ?? ''));
+    // Any web page can make a browser GET an address (an <img>, a link prefetch): a report or an
+    // export that costs the server seconds is no web page's to ask for. A browser marks such a
+    // request cross-site; only following a link to the inspector (a navigation) is let through.
+    const ui = ex.path === adminRoutes.ui || ex.path.startsWith(`${adminRoutes.ui}/`);
+    if (req.headers['sec-fetch-site'] === 'cross-site' && !(ui && req.headers['sec-fetch-mode'] === 'navigate'))
+      throw new ApiError(403, messages.adminCrossOrigin(req.headers.origin ?? 'another site'));
     const given = req.get('authorization') ?? '';
     if (expected !== null && token !== null && !sameSecret(given, expected) && !basicWith(given, token)) {
       // A browser opening the inspector cannot send a bearer token: it asks for a password, once.
-      const ui = ex.path === adminRoutes.ui || ex.path.startsWith(`${adminRoutes.ui}/`);
       res.setHeader(
         'WWW-Authenticate',
         ui ? 'Basic realm="callrec-emulator admin"' : 'Bearer realm="callrec-emulator admin"',

@@ -1,15 +1,24 @@
 import { createHash } from 'node:crypto';
+import { problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
 import type { JournaledPage } from '../harness/journal';
+import { runSliced } from '../http/slices';
 import { parseListQuery } from '../query/list-query';
 import { CALL_LIST, RECORDING_LIST } from '../query/lists';
 import type { WalkPage } from '../query/walk';
-import { finish } from '../store/order';
+import type { Work } from '../store/order';
 import type { World } from '../store/world';
 import { type AdminHandler, ok } from './context';
 
 /** Lists longer than this get no `missed` count: the report would read every record. */
 const MISSED_LIMIT = 200_000;
+/** Sids listed at most in a walk's `duplicates` and `missed` (their counts say how many in all). */
+const LISTED_SIDS = 1000;
+/** Walks in one answer: by default, and at most (`?limit=`). */
+const DEFAULT_WALKS = 100;
+const MAX_WALKS = 1000;
+/** Records looked at between turns of the event loop. */
+const STEP = 4096;
 
 /** One client's walk over one list, as the report shows it. */
 export interface WalkReport {
@@ -26,10 +35,15 @@ export interface WalkReport {
   /** Whether the walk reached the last page (its next link was "null"). */
   complete: boolean;
   items_served: number;
-  /** Records served more than once in the walk (offset paging over a growing list). */
+  /** Records served more than once in the walk (offset paging over a growing list): the first 1,000. */
   duplicates: string[];
-  /** Records that existed when the walk began and exist now but were never served; null for a list too long to check. */
+  duplicates_count: number;
+  /**
+   * Records that existed when the walk began and exist now but were never served, the first
+   * 1,000; null for a list too long to check.
+   */
   missed: string[] | null;
+  missed_count: number | null;
   /** The clock at the first and the last page. */
   started_at: string;
   ended_at: string;
@@ -44,8 +58,25 @@ interface Walk {
   pages: { id: number; walk: WalkPage }[];
 }
 
-/** The walk's records that existed at its start, exist now, and were never served; in list order. */
-function missedOf(world: World, w: Walk, served: Set<number>): string[] | null {
+/** A list as it is now, in a walk's order and filter, as `missedOf` reads it. */
+interface ListNow {
+  length: number;
+  at: (p: number) => number;
+  sid: (id: number) => string;
+  created: (id: number) => number;
+}
+
+/**
+ * The walk's records that existed at its start, exist now, and were never served; in list order,
+ * the first LISTED_SIDS of them, and how many. `lists` keeps each list order prepared for one
+ * report, so walks of the same list share it. Work in slices.
+ */
+function* missedOf(
+  world: World,
+  w: Walk,
+  served: Set<number>,
+  lists: Map<string, ListNow>,
+): Work<{ sids: string[]; count: number } | null> {
   const first = (w.pages[0] as Walk['pages'][number]).walk;
   const account = world.account(first.account);
   if (account === undefined) return null;
@@ -53,39 +84,58 @@ function missedOf(world: World, w: Walk, served: Set<number>): string[] | null {
   // The account was made again since (a reset keeps tables; a delete and re-create does not).
   if (table.id !== first.table || table.count > MISSED_LIMIT) return null;
   // The walk's order and filter, from its first request, over the list as it is now.
-  let state: {
-    length: number;
-    at: (p: number) => number;
-    sid: (id: number) => string;
-    created: (id: number) => number;
-  };
-  if (first.list === 'calls') {
-    const q = parseListQuery(w.query, CALL_LIST);
-    const { order, get } = finish(account.calls.prepare(q.sort, q.filter));
-    state = { length: order.length, at: order.at, sid: (id) => get(id).sid, created: (id) => get(id).startSec };
-  } else {
-    const q = parseListQuery(w.query, RECORDING_LIST);
-    const { order, get } = finish(account.recordings.prepare(q.sort, q.filter));
-    state = { length: order.length, at: order.at, sid: (id) => get(id).sid, created: (id) => get(id).createdSec };
+  const key = `${table.id}|${first.list}|${w.query}`;
+  let state = lists.get(key);
+  if (state === undefined) {
+    if (first.list === 'calls') {
+      const q = parseListQuery(w.query, CALL_LIST);
+      const { order, get } = yield* account.calls.prepare(q.sort, q.filter);
+      state = { length: order.length, at: order.at, sid: (id) => get(id).sid, created: (id) => get(id).startSec };
+    } else {
+      const q = parseListQuery(w.query, RECORDING_LIST);
+      const { order, get } = yield* account.recordings.prepare(q.sort, q.filter);
+      state = { length: order.length, at: order.at, sid: (id) => get(id).sid, created: (id) => get(id).createdSec };
+    }
+    lists.set(key, state);
   }
   const startSec = Math.floor(first.clockMs / 1000);
-  const missed: string[] = [];
+  const sids: string[] = [];
+  let count = 0;
   for (let p = 0; p < state.length; p++) {
     const id = state.at(p);
-    if (!served.has(id) && state.created(id) <= startSec) missed.push(state.sid(id));
+    if (!served.has(id) && state.created(id) <= startSec) {
+      if (count++ < LISTED_SIDS) sids.push(state.sid(id));
+    }
+    if (p % STEP === STEP - 1) yield;
   }
-  return missed;
+  return { sids, count };
+}
+
+/** Which walks a report shows: one account's, and a window of them, oldest first. */
+export interface WalkWindow {
+  account?: string;
+  offset: number;
+  limit: number;
 }
 
 /**
  * The walks in the journal: a client's pages of one list (same credentials, account, list,
  * sort and filters) in sequence from where it started; page 0, or a page out of sequence,
- * starts another walk.
+ * starts another walk. Only the walks in `window` are reported in full (their duplicates and
+ * missed records), and that work is done in slices: a report over 20,000 journaled pages froze
+ * the server for 77 s and outgrew a string.
  */
-export function walks(world: World, pages: readonly JournaledPage[]): WalkReport[] {
+export function* walks(
+  world: World,
+  pages: readonly JournaledPage[],
+  window: WalkWindow = { offset: 0, limit: MAX_WALKS },
+): Work<{ walks: WalkReport[]; total: number }> {
   const done: Walk[] = [];
   const open = new Map<string, Walk>();
-  for (const { id, credentials, query, walk } of pages) {
+  for (let n = 0; n < pages.length; n++) {
+    const { id, credentials, query, walk } = pages[n] as JournaledPage;
+    if (n % STEP === STEP - 1) yield;
+    if (window.account !== undefined && walk.account !== window.account) continue;
     const key = [credentials, walk.account, walk.list, walk.sort ?? '', walk.filter].join('\u0000');
     const current = open.get(key);
     const last = current?.pages[current.pages.length - 1]?.walk;
@@ -97,39 +147,74 @@ export function walks(world: World, pages: readonly JournaledPage[]): WalkReport
     open.set(key, fresh);
     done.push(fresh);
   }
-  return done.map((w) => {
-    const first = (w.pages[0] as Walk['pages'][number]).walk;
-    const last = (w.pages[w.pages.length - 1] as Walk['pages'][number]).walk;
-    const seen = new Map<number, number>();
-    for (const { walk } of w.pages) for (const id of walk.ids) seen.set(id, (seen.get(id) ?? 0) + 1);
-    const account = world.account(first.account);
-    const table = account === undefined ? undefined : first.list === 'calls' ? account.calls : account.recordings;
-    const sidOf = (id: number) =>
-      (table !== undefined && table.id === first.table ? table.get(id)?.sid : undefined) ?? `#${id}`;
-    const served = [...seen.values()].reduce((n, k) => n + k, 0);
-    return {
-      client: createHash('sha256').update(w.credentials).digest('hex').slice(0, 12),
-      account: first.account,
-      list: first.list,
-      sort: first.sort,
-      filter: first.filter,
-      pages: w.pages.length,
-      first_page: first.page,
-      last_page: last.page,
-      complete: last.last,
-      items_served: served,
-      duplicates: [...seen].filter(([, k]) => k > 1).map(([id]) => sidOf(id)),
-      missed: missedOf(world, w, new Set(seen.keys())),
-      started_at: isoMillis(first.clockMs),
-      ended_at: isoMillis(last.clockMs),
-      requests: w.pages.map((p) => p.id),
-    };
-  });
+  const lists = new Map<string, ListNow>();
+  const reports: WalkReport[] = [];
+  for (const w of done.slice(window.offset, window.offset + window.limit)) {
+    reports.push(yield* report(world, w, lists));
+  }
+  return { walks: reports, total: done.length };
 }
 
-/** `GET /__admin/walks[?account=AC…]`: each client's walks over the lists, from the journal. */
-export const listWalks: AdminHandler = (ctx, req) => {
-  const account = new URLSearchParams(req.query).get('account');
-  const all = walks(ctx.world, ctx.journal.walkPages());
-  return ok({ walks: account === null ? all : all.filter((w) => w.account === account) });
+/** One walk in full. */
+function* report(world: World, w: Walk, lists: Map<string, ListNow>): Work<WalkReport> {
+  const first = (w.pages[0] as Walk['pages'][number]).walk;
+  const last = (w.pages[w.pages.length - 1] as Walk['pages'][number]).walk;
+  const seen = new Map<number, number>();
+  for (const { walk } of w.pages) for (const id of walk.ids) seen.set(id, (seen.get(id) ?? 0) + 1);
+  yield;
+  const account = world.account(first.account);
+  const table = account === undefined ? undefined : first.list === 'calls' ? account.calls : account.recordings;
+  const sidOf = (id: number) =>
+    (table !== undefined && table.id === first.table ? table.get(id)?.sid : undefined) ?? `#${id}`;
+  let served = 0;
+  for (const k of seen.values()) served += k;
+  const repeated = [...seen].filter(([, k]) => k > 1);
+  const missed = yield* missedOf(world, w, new Set(seen.keys()), lists);
+  return {
+    client: createHash('sha256').update(w.credentials).digest('hex').slice(0, 12),
+    account: first.account,
+    list: first.list,
+    sort: first.sort,
+    filter: first.filter,
+    pages: w.pages.length,
+    first_page: first.page,
+    last_page: last.page,
+    complete: last.last,
+    items_served: served,
+    duplicates: repeated.slice(0, LISTED_SIDS).map(([id]) => sidOf(id)),
+    duplicates_count: repeated.length,
+    missed: missed?.sids ?? null,
+    missed_count: missed?.count ?? null,
+    started_at: isoMillis(first.clockMs),
+    ended_at: isoMillis(last.clockMs),
+    requests: w.pages.map((p) => p.id),
+  };
+}
+
+/**
+ * `GET /__admin/walks[?account=AC…][&offset=N][&limit=N]`: each client's walks over the lists,
+ * from the journal, oldest first; 100 a page by default, 1,000 at most, and `total` says how
+ * many there are.
+ */
+export const listWalks: AdminHandler = async (ctx, req) => {
+  const q = new URLSearchParams(req.query);
+  for (const name of q.keys()) {
+    if (!['account', 'offset', 'limit'].includes(name))
+      throw new ValidationError(`query.${name}`, problems.unknownField(['account', 'offset', 'limit']));
+  }
+  const int = (name: string, min: number, max: number, fallback: number): number => {
+    const v = q.get(name);
+    if (v === null) return fallback;
+    if (!/^\d{1,9}$/.test(v) || Number(v) < min || Number(v) > max)
+      throw new ValidationError(`query.${name}`, problems.intBetween(min, max));
+    return Number(v);
+  };
+  const window: WalkWindow = {
+    offset: int('offset', 0, 1_000_000_000, 0),
+    limit: int('limit', 1, MAX_WALKS, DEFAULT_WALKS),
+  };
+  const account = q.get('account');
+  if (account !== null) window.account = account;
+  const { walks: shown, total } = await runSliced(walks(ctx.world, ctx.journal.walkPages(), window));
+  return ok({ walks: shown, total, offset: window.offset, limit: window.limit });
 };

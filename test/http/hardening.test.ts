@@ -51,6 +51,20 @@ describe('the admin API belongs to the test, not to a web page', () => {
     },
   );
 
+  test('a cross-site GET (an <img> of another page) cannot make the server build a report; a link to the inspector opens it', async () => {
+    const { app } = makeEmulator();
+    for (const path of ['/__admin/walks', '/__admin/state', '/__admin/requests']) {
+      const res = await request(app).get(path).set('Sec-Fetch-Site', 'cross-site').set('Sec-Fetch-Mode', 'no-cors');
+      expect(res.status).toBe(403);
+    }
+    const page = await request(app)
+      .get('/__admin/ui')
+      .set('Sec-Fetch-Site', 'cross-site')
+      .set('Sec-Fetch-Mode', 'navigate');
+    expect(page.status).toBe(200);
+    expect((await request(app).get('/__admin/health').set('Sec-Fetch-Site', 'cross-site')).status).toBe(200);
+  });
+
   test('the inspector (its own origin, same-origin fetch) writes as before', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 50);

@@ -224,6 +224,32 @@ describe('no request stalls the others', () => {
   });
 });
 
+describe('the walks report', () => {
+  test('over 4,000 journaled page requests is built in slices and paged: health answers throughout', async () => {
+    const em = await startCli(['--log-level', 'silent', '--journal-size', '20000']);
+    try {
+      const [a] = (await adminAccounts(em.url)) as [AdminAccount];
+      // Each a walk of its own (page 0 starts one), over the whole 448-call list.
+      for (let i = 0; i < 4000; i += 50) {
+        await Promise.all(
+          Array.from({ length: 50 }, () =>
+            fetch(callsUrl(em.url, a, '?PageSize=10'), { headers: basic(a.token) }).then((r) => r.arrayBuffer()),
+          ),
+        );
+      }
+      const report = (await underAttack(em, () =>
+        fetch(`${em.url}/__admin/walks?limit=1000&offset=3000`).then((r) => r.json()),
+      )) as { walks: { missed_count: number; missed: string[] }[]; total: number; offset: number; limit: number };
+      expect([report.total, report.offset, report.limit, report.walks.length]).toEqual([4000, 3000, 1000, 1000]);
+      // Each walk served page 0 only: the rest of the list, 438 calls, was missed.
+      expect(report.walks[0]?.missed_count).toBe(438);
+      expect(report.walks[0]?.missed).toHaveLength(438);
+    } finally {
+      await em.stop();
+    }
+  }, 120_000);
+});
+
 describe('a write does not tear a streamed page', () => {
   test.each([
     ['an account reset', (url: string, a: AdminAccount) => admin(url, 'POST', `/accounts/${a.sid}/reset`)],
