@@ -1,6 +1,6 @@
 import { messages } from '../errors';
 import { errorBody } from '../format/envelope';
-import { wildcard } from '../input/wildcard';
+import { runsOnly } from '../input/wildcard';
 import { type Stream, StreamFamily } from '../random/stream';
 
 export type Delay =
@@ -45,6 +45,8 @@ export interface FaultTarget {
 
 interface Fault {
   id: string;
+  /** Creation order: the first fault that matches acts, whichever index it is found in. */
+  serial: number;
   spec: FaultSpec;
   /** Whether the fault's `path` takes a request path. */
   matches: (path: string) => boolean;
@@ -60,7 +62,7 @@ interface Fault {
 function pathMatcher(path: string | undefined): (requested: string) => boolean {
   if (path === undefined) return () => true;
   if (!path.includes('*')) return (requested) => requested.startsWith(path);
-  return wildcard(path, '*');
+  return runsOnly(path, '*');
 }
 
 /** A status fault's body: given text as is, given JSON written once, or the emulator's message. */
@@ -89,6 +91,12 @@ function drawDelay(spec: FaultSpec, s: Stream): number {
 export class Faults {
   private list: Fault[] = [];
   private counter = 0;
+  /**
+   * The faults again, indexed: a request is matched against the faults of no account and those
+   * of its own, never those scoped to the thousand other sandboxes of a shared emulator.
+   */
+  private global: Fault[] = [];
+  private byAccount = new Map<string, Fault[]>();
 
   constructor(private readonly seed: () => string) {}
 
@@ -96,6 +104,7 @@ export class Faults {
     const id = `fault-${++this.counter}`;
     const fault: Fault = {
       id,
+      serial: this.counter,
       spec,
       matches: pathMatcher(spec.path),
       response: responseOf(spec),
@@ -105,25 +114,68 @@ export class Faults {
       window: null,
     };
     this.list.push(fault);
+    this.index();
     return this.view(fault);
   }
 
   remove(id: string): boolean {
     const before = this.list.length;
     this.list = this.list.filter((f) => f.id !== id);
+    this.index();
     return this.list.length < before;
   }
 
   /** Drops the faults scoped to an account that has gone: none of them can match again. */
   removeScopedTo(account: string): number {
-    const before = this.list.length;
+    const scoped = this.byAccount.get(account)?.length ?? 0;
+    if (scoped === 0) return 0;
     this.list = this.list.filter((f) => f.spec.account !== account);
-    return before - this.list.length;
+    this.index();
+    return scoped;
   }
 
   clear(): void {
     this.list = [];
     this.counter = 0;
+    this.index();
+  }
+
+  /** Rebuilds the index from the list (faults are few and change rarely; requests are many). */
+  private index(): void {
+    this.global = [];
+    this.byAccount = new Map();
+    for (const f of this.list) {
+      const account = f.spec.account;
+      if (account === undefined) {
+        this.global.push(f);
+      } else {
+        const own = this.byAccount.get(account);
+        if (own === undefined) this.byAccount.set(account, [f]);
+        else own.push(f);
+      }
+    }
+  }
+
+  /** The faults that may touch a request of `account`, in creation order. */
+  private *candidates(account: string | null): Generator<Fault> {
+    const own = account === null ? undefined : this.byAccount.get(account);
+    if (own === undefined) {
+      yield* this.global;
+      return;
+    }
+    let g = 0;
+    let o = 0;
+    while (g < this.global.length || o < own.length) {
+      const a = this.global[g];
+      const b = own[o];
+      if (b === undefined || (a !== undefined && a.serial < b.serial)) {
+        g++;
+        yield a as Fault;
+      } else {
+        o++;
+        yield b;
+      }
+    }
   }
 
   views(): Record<string, unknown>[] {
@@ -141,7 +193,7 @@ export class Faults {
   /** The action for a request, or null; `nowMs` is the wall clock, for rate windows only. */
   match(target: FaultTarget, nowMs: number): FaultAction | null {
     if (this.list.length === 0) return null;
-    for (const f of this.list) {
+    for (const f of this.candidates(target.account)) {
       const { spec } = f;
       if (spec.method !== undefined && spec.method !== target.method) continue;
       if (spec.account !== undefined && spec.account !== target.account) continue;

@@ -53,3 +53,31 @@ export function wildcard(pattern: string, run: string, one?: string): (text: str
     return p === m;
   };
 }
+
+/**
+ * A matcher for patterns where `run` stands for any run of characters and everything else is
+ * literal, over whole texts: the pieces between runs are found in order with `indexOf` (the
+ * first must start the text, the last end it), so a match costs about the text's length
+ * whatever the pattern, where the general matcher could take pattern × text steps (300 faults of
+ * `/*aaa…b` against a 15 KB path froze the server for seconds a request).
+ * @example runsOnly('/call/*.json', '*')('/call/a/Calls.json') // true
+ * @example runsOnly('/*b', '*')('/aaaa') // false
+ */
+export function runsOnly(pattern: string, run: string): (text: string) => boolean {
+  const pieces = pattern.split(run);
+  if (pieces.length === 1) return (text) => text === pattern;
+  const head = pieces[0] as string;
+  const tail = pieces[pieces.length - 1] as string;
+  const middle = pieces.slice(1, -1).filter((p) => p !== '');
+  return (text) => {
+    if (text.length < head.length + tail.length || !text.startsWith(head) || !text.endsWith(tail)) return false;
+    let at = head.length;
+    const end = text.length - tail.length;
+    for (const piece of middle) {
+      const found = text.indexOf(piece, at);
+      if (found < 0 || found + piece.length > end) return false;
+      at = found + piece.length;
+    }
+    return true;
+  };
+}

@@ -18,6 +18,23 @@ describe('Faults.match', () => {
     expect(f.match(at('GET', '/other'), 0)).toBeNull();
   });
 
+  test("creation order holds across the index: a request meets its account's faults and the global ones, never another account's", () => {
+    const f = new Faults(() => 'seed');
+    const OTHER = `AC${'1'.repeat(32)}`;
+    for (let i = 0; i < 300; i++) f.add({ account: OTHER, path: `/*${'a'.repeat(50)}b`, status: 418 });
+    f.add({ path: '/call/*/Recordings.json', status: 500 });
+    f.add({ account: ACCOUNT, status: 502, times: 1 });
+    f.add({ path: '/call', status: 503 });
+    expect(f.match(at('GET', LIST), 0)?.respond?.status).toBe(502);
+    expect(f.match(at('GET', LIST), 0)?.respond?.status).toBe(503);
+    expect(f.match(at('GET', `/call/2012-04-24/Accounts/${ACCOUNT}/Recordings.json`), 0)?.respond?.status).toBe(500);
+    expect(f.match(at('GET', `/call/2012-04-24/Accounts/${OTHER}/${'a'.repeat(15_000)}b`), 0)?.respond?.status).toBe(
+      418,
+    );
+    expect(f.removeScopedTo(OTHER)).toBe(300);
+    expect(f.size).toBe(3);
+  });
+
   test('times bounds how often a fault applies; a default body says it was injected', () => {
     const f = new Faults(() => 'seed');
     f.add({ status: 500, times: 2 });

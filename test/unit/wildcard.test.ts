@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { wildcard } from '../../src/input/wildcard';
+import { runsOnly, wildcard } from '../../src/input/wildcard';
 
 /** The rule, the slow and obvious way: dynamic programming over code points. */
 function reference(pattern: string, text: string): boolean {
@@ -45,5 +45,29 @@ describe('wildcard (LIKE % and _, fault * globs)', () => {
     expect(hostile('a'.repeat(5000))).toBe(false);
     const stars = wildcard('/*a*a*a*a*a*a*b', '*');
     expect(stars(`/${'a'.repeat(20_000)}`)).toBe(false);
+  });
+});
+
+describe('runsOnly: * patterns matched piece by piece', () => {
+  // The same answers as the general matcher, on random patterns and texts of a small alphabet.
+  test('agrees with wildcard(pattern, "*") on random patterns and texts', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ab*/]{0,12}$/), fc.stringMatching(/^[ab/]{0,20}$/), (pattern, text) => {
+        expect(runsOnly(pattern, '*')(text)).toBe(wildcard(pattern, '*')(text));
+      }),
+      { seed: 7, numRuns: 3000 },
+    );
+  });
+
+  test.each([
+    ['/call/*.json', '/call/a/Calls.json', true],
+    ['/*b', '/aaaa', false],
+    ['/*aa*aa', '/aaa', false],
+    ['/*aa*aa', '/aaaa', true],
+    ['*', '', true],
+    ['abc', 'abc', true],
+    ['abc', 'abcd', false],
+  ])('%s on %s → %s', (pattern, text, expected) => {
+    expect(runsOnly(pattern, '*')(text)).toBe(expected);
   });
 });
