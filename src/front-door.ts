@@ -121,8 +121,14 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         res.end(hit.body);
         return;
       }
-      ex.keep = (response) =>
-        cache.responses.set(key, { ...response, walk: ex.walk }, response.body.length + key.length);
+      ex.keep = (response) => {
+        // What the entry holds: the body, the key (two bytes a character at most), the ids the
+        // walks report reads, the headers and warnings (counted, where they were not before).
+        let bytes = response.body.length + 2 * key.length + 4 * (ex.walk?.ids.length ?? 0) + 256;
+        for (const h of response.headers) bytes += 2 * h.length + 32;
+        for (const w of response.warnings) bytes += 2 * w.length + 32;
+        cache.responses.set(key, { ...response, walk: ex.walk }, bytes);
+      };
     }
     next(req, res);
   };

@@ -48,6 +48,20 @@ export const JOURNAL_BYTES = 32 * 1024 * 1024;
 /** What an entry costs besides its texts: the object, its numbers and short strings. */
 const ENTRY_OVERHEAD = 256;
 
+/**
+ * A string of its own: V8 keeps a slice as a view of the string it was cut from, so the cut
+ * first 1,024 characters of an 8 KB query would hold all 8 KB (and the path, a slice of the
+ * request line, the whole line): the journal counted a few hundred bytes an entry and held
+ * 29-36 KB.
+ */
+const own = (text: string) => (text.length === 0 ? '' : Buffer.from(text, 'utf8').toString('utf8'));
+/**
+ * A request line this short is held as node gave it: path and query are views of it, and what
+ * they keep alive is counted (`LINE_BYTES`). A longer one is copied out, so that nothing holds it.
+ */
+const SHORT = 256;
+const LINE_BYTES = 2 * SHORT;
+
 const cut = (text: string) => (text.length > JOURNAL_TEXT_CHARS ? text.slice(0, JOURNAL_TEXT_CHARS) : text);
 
 /**
@@ -217,14 +231,17 @@ export class Journal {
 
   add(record: JournalRecord): void {
     if (this.size === 0) return;
-    const path = cut(record.path);
-    const query = cut(record.query);
+    // Path and query are cut from one request line: copied out of it when it is long.
+    const long = record.path.length + record.query.length > SHORT;
+    const path = long ? own(cut(record.path)) : record.path;
+    const query = long ? own(cut(record.query)) : record.query;
     let truncated = path !== record.path || query !== record.query;
     let warnings = NO_WARNINGS;
     // Two bytes a character, as V8 may store them, and the entry itself.
-    let chars = path.length + query.length;
+    let chars = path.length + query.length + (long ? 0 : LINE_BYTES);
     if (record.warnings.length > 0) {
-      const kept = record.warnings.slice(0, MAX_WARNINGS).map(cut);
+      // Each its own string: a warning quotes the query, and a short one built of slices would hold all of it.
+      const kept = record.warnings.slice(0, MAX_WARNINGS).map((w) => own(cut(w)));
       truncated ||= kept.length < record.warnings.length || kept.some((w, i) => w !== record.warnings[i]);
       for (const w of kept) chars += w.length;
       warnings = kept;
@@ -248,8 +265,9 @@ export class Journal {
       truncated,
       bytes: ENTRY_OVERHEAD + 2 * chars,
     };
-    // Headers are bounded by node (16 KB a request) and counted in the budget as they are.
-    for (const h of entry.requestHeaders ?? NO_HEADERS) entry.bytes += 2 * h.length;
+    // Headers are bounded by node (16 KB a request) and counted in the budget as they are, with
+    // the array and a string header each.
+    for (const h of entry.requestHeaders ?? NO_HEADERS) entry.bytes += 2 * h.length + 32;
     if (record.responseHeaders !== undefined) entry.bytes += RESPONSE_HEADER_BYTES;
     if (entry.walk !== null && entry.walk !== undefined)
       entry.bytes += 4 * entry.walk.ids.length + 2 * (entry.credentials?.length ?? 0);
