@@ -4,7 +4,7 @@
  * the admin API. Everything here goes to this emulator, never elsewhere.
  */
 
-/** @typedef {{ sid: string, token: string, friendly_name: string, calls: number, recordings: number }} Account */
+/** @typedef {{ sid: string, token: string, friendly_name: string, calls: number, recordings: number, now: string, traffic: { calls_per_hour: number } | null }} Account */
 /** @typedef {Account & { from: string, source: string }} Sandbox */
 
 /**
@@ -72,7 +72,7 @@ export const curlOf = (path, token) => `curl -u ${token}: '${location.origin}${p
 
 /** @returns {Promise<Account[]>} */
 export async function accounts() {
-  return (await admin('GET', '/accounts')).accounts;
+  return (await admin('GET', '/accounts?detail=true')).accounts;
 }
 
 /** @returns {Promise<Sandbox[]>} */

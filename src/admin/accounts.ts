@@ -1,3 +1,5 @@
+import { problems, ValidationError } from '../errors';
+import { isoMillis } from '../format/dates';
 import { asNonEmptyString, asObject, checkKeys, instantAt } from '../input/fields';
 import { validateAccount, validateFixtures } from '../store/fixtures';
 import {
@@ -37,7 +39,28 @@ export const reseed: AdminHandler = (ctx, req) => {
   return ok({ status: 'seeded', seed: world.seed, accounts: world.accounts().map(accountView) });
 };
 
-export const listAccounts: AdminHandler = (ctx) => ok({ accounts: ctx.world.accounts().map(accountView) });
+/**
+ * `GET /__admin/accounts[?detail=true]`: the accounts; with `detail`, each with its clock now and
+ * its traffic, what the inspector's table shows (it asked for 50 whole state exports once).
+ */
+export const listAccounts: AdminHandler = (ctx, req) => {
+  const q = new URLSearchParams(req.query);
+  for (const name of q.keys()) {
+    if (name !== 'detail') throw new ValidationError(`query.${name}`, problems.unknownField(['detail']));
+  }
+  const detail = q.get('detail');
+  if (detail !== null && detail !== 'true' && detail !== 'false')
+    throw new ValidationError('query.detail', problems.flag(detail));
+  const list = ctx.world.accounts();
+  if (detail !== 'true') return ok({ accounts: list.map(accountView) });
+  return ok({
+    accounts: list.map((a) => ({
+      ...accountView(a),
+      now: isoMillis(a.context.nowMs),
+      traffic: a.spec.traffic === undefined ? null : { calls_per_hour: a.spec.traffic.callsPerHour },
+    })),
+  });
+};
 
 export const createAccount: AdminHandler = (ctx, req) =>
   created(accountView(ctx.world.createAccount(validateAccount(req.body(), 'body'))));

@@ -219,8 +219,57 @@ function stateHead(body: Record<string, unknown>, at: string): { seed: string; c
 /** JSON text, in pieces: `json(value)` less its last character, to be continued. */
 const open = (value: object) => JSON.stringify(value).slice(0, -1);
 
+/** Where a state's JSON goes, a piece at a time: a hash, or a response written as the socket takes it. */
+type Sink = (piece: string) => void;
+/** A state's JSON, captured at one moment and written later, in slices, by `Work`. */
+type Writer = (out: Sink) => Work<void>;
+
 /**
- * A digest of everything the API would show: the state, the public URL (in every `file_uri`),
+ * The world's export (`exportState`) as JSON: what it holds is captured now (each account's
+ * head, its inserted records, its counters: references, not text), so that writes landing while
+ * it is written a slice at a time change nothing in it.
+ */
+function stateWriter(world: World): Writer {
+  const { accounts: _accounts, ...head } = exportHead(world);
+  const accounts = world.accounts().map((a) => accountWriter(world, a, true));
+  return function* (out) {
+    out(`${open(head)},"accounts":[`);
+    for (const [i, write] of accounts.entries()) {
+      if (i > 0) out(',');
+      yield* write(out);
+    }
+    out(']}');
+  };
+}
+
+/** One account's export (`exportAccountState`), captured now. */
+function accountStateWriter(world: World, a: Account): Writer {
+  const head = open(accountHead(a));
+  const write = accountWriter(world, a, true);
+  return function* (out) {
+    out(`${head},"account":`);
+    yield* write(out);
+    out('}');
+  };
+}
+
+/** Text pieces of a writer, a slice's worth at a time: what an export streams. */
+function* chunksOf(write: Writer): Generator<string> {
+  let text = '';
+  const work = write((piece) => {
+    text += piece;
+  });
+  for (let step = work.next(); ; step = work.next()) {
+    if (text !== '') {
+      yield text;
+      text = '';
+    }
+    if (step.done === true) return;
+  }
+}
+
+/**
+ * A digest of everything the API shows: the state export, the public URL (in every `file_uri`),
  * the paging profile, and the emulator's version (whose generators made the records). It hashes
  * the text `JSON.stringify({emulator, paging, public_url, state: exportState(world)})` would
  * give, written a piece at a time, so that tens of thousands of inserted records are hashed in
@@ -229,13 +278,9 @@ const open = (value: object) => JSON.stringify(value).slice(0, -1);
  */
 export function* stateHash(world: World, publicUrl: string, paging: string, dialect = 'spec'): Work<string> {
   const hash = createHash('sha256');
-  const { accounts: _accounts, ...head } = exportHead(world);
-  hash.update(`${hashPrefix(publicUrl, paging, dialect)},"state":${open(head)},"accounts":[`);
-  for (const [i, a] of world.accounts().entries()) {
-    if (i > 0) hash.update(',');
-    yield* hashAccount(hash, world, a, true);
-  }
-  hash.update(']}}');
+  hash.update(`${hashPrefix(publicUrl, paging, dialect)},"state":`);
+  yield* stateWriter(world)((piece) => hash.update(piece));
+  hash.update('}');
   return hash.digest('hex');
 }
 
@@ -254,7 +299,7 @@ export function* accountStateHash(
 ): Work<string> {
   const hash = createHash('sha256');
   hash.update(`${hashPrefix(publicUrl, paging, dialect)},"state":${open(accountHead(a))},"account":`);
-  yield* hashAccount(hash, world, a, false);
+  yield* accountWriter(world, a, false)((piece) => hash.update(piece));
   hash.update('}}');
   return hash.digest('hex');
 }
@@ -266,21 +311,27 @@ function hashPrefix(publicUrl: string, paging: string, dialect: string): string 
   return open({ emulator: VERSION, ...options, public_url: publicUrl });
 }
 
-/** An account's entry of the export, written into `hash` a piece at a time. */
-function* hashAccount(hash: ReturnType<typeof createHash>, world: World, a: Account, identity: boolean): Work<void> {
-  hash.update(`${open(entryHead(world, a, identity))},"inserted_calls":[`);
-  const own = identity ? null : yield* insertNames(a);
-  const named = (sid: string) => own?.get(sid) ?? sid;
-  yield* hashInChunks(hash, a.calls.insertedRecords(), (c) => ({ ...callAsInput(c), sid: named(c.sid) }));
-  hash.update('],"inserted_recordings":[');
-  yield* hashInChunks(hash, a.recordings.insertedRecords(), (r) => ({
-    ...recordingAsInput(r),
-    sid: named(r.sid),
-    call_sid: named(r.callSid),
-  }));
-  hash.update(
-    `],${JSON.stringify({ call_inserts: a.calls.nextInsert, recording_inserts: a.recordings.nextInsert }).slice(1)}`,
-  );
+/** An account's entry of the export, captured now, written a piece at a time; `identity` false for the account hash. */
+function accountWriter(world: World, a: Account, identity: boolean): Writer {
+  const head = open(entryHead(world, a, identity));
+  const calls = a.calls.insertedRecords();
+  const recordings = a.recordings.insertedRecords();
+  const counters = JSON.stringify({ call_inserts: a.calls.nextInsert, recording_inserts: a.recordings.nextInsert });
+  return function* (out) {
+    out(`${head},"inserted_calls":[`);
+    const own = identity ? null : yield* insertNames(calls, recordings);
+    const named = (sid: string) => own?.get(sid) ?? sid;
+    yield* inChunks(out, calls, own === null ? callAsInput : (c) => ({ ...callAsInput(c), sid: named(c.sid) }));
+    out('],"inserted_recordings":[');
+    yield* inChunks(
+      out,
+      recordings,
+      own === null
+        ? recordingAsInput
+        : (r) => ({ ...recordingAsInput(r), sid: named(r.sid), call_sid: named(r.callSid) }),
+    );
+    out(`],${counters.slice(1)}`);
+  };
 }
 
 /**
@@ -289,13 +340,15 @@ function* hashAccount(hash: ReturnType<typeof createHash>, world: World, a: Acco
  * forked from it, or from its state, keeps those: identity, which the account hash leaves out as
  * it leaves out the account's sid, so that sandboxes taken through the same steps hash alike.
  */
-function* insertNames(a: Account): Work<Map<string, string>> {
+function* insertNames(
+  calls: readonly { sid: string }[],
+  recordings: readonly { sid: string }[],
+): Work<Map<string, string>> {
   const names = new Map<string, string>();
-  for (const [kind, table] of [
-    ['call', a.calls],
-    ['recording', a.recordings],
+  for (const [kind, records] of [
+    ['call', calls],
+    ['recording', recordings],
   ] as const) {
-    const records: readonly { sid: string }[] = table.insertedRecords();
     for (let i = 0; i < records.length; i++) {
       names.set((records[i] as { sid: string }).sid, `${kind} insert ${i}`);
       if (i % 4096 === 4095) yield;
@@ -305,19 +358,16 @@ function* insertNames(a: Account): Work<Map<string, string>> {
 }
 
 /** Records as JSON, comma-separated, 512 at a time between yields. */
-function* hashInChunks<R>(
-  hash: ReturnType<typeof createHash>,
-  records: readonly R[],
-  input: (r: R) => unknown,
-): Work<void> {
+function* inChunks<R>(out: Sink, records: readonly R[], input: (r: R) => unknown): Work<void> {
   for (let k = 0; k < records.length; k += 512) {
     const chunk = JSON.stringify(records.slice(k, k + 512).map(input)).slice(1, -1);
-    hash.update(k === 0 ? chunk : `,${chunk}`);
+    out(k === 0 ? chunk : `,${chunk}`);
     yield;
   }
 }
 
-export const getState: AdminHandler = (ctx) => ok(exportState(ctx.world));
+/** `GET /__admin/state`: the export, captured at once, written in slices as the socket takes it. */
+export const getState: AdminHandler = (ctx) => ({ status: 200, chunks: chunksOf(stateWriter(ctx.world)) });
 
 export const putState: AdminHandler = async (ctx, req) => {
   // Before the import is built (the costly part): it replaces every account, sandboxes too.
@@ -330,7 +380,10 @@ export const putState: AdminHandler = async (ctx, req) => {
 };
 
 /** `GET /__admin/accounts/{sid}/state`: one account's state, a sandbox's with its own clock. */
-export const getAccountState: AdminHandler = (ctx, req) => ok(exportAccountState(ctx.world, accountOf(ctx, req)));
+export const getAccountState: AdminHandler = (ctx, req) => ({
+  status: 200,
+  chunks: chunksOf(accountStateWriter(ctx.world, accountOf(ctx, req))),
+});
 
 /** `GET /__admin/accounts/{sid}/state/hash`: its digest, identity left out (see accountStateHash). */
 export const getAccountStateHash: AdminHandler = async (ctx, req) =>

@@ -71,6 +71,10 @@ suite('the inspector in Chromium', () => {
     const names = await columnOf('Name');
     expect(names).toEqual(em.accounts.map((a) => a.friendly_name));
     expect(await columnOf('Calls')).toEqual(em.accounts.map((a) => String(a.calls)));
+    // Clock and traffic come with the one list request: no account's state export is asked for.
+    expect(await columnOf('Clock')).toEqual(em.accounts.map(() => '2025-06-01T12:00:00.000Z'));
+    expect(asked.filter((u) => /\/state(\/hash)?$/.test(u))).toEqual([]);
+    expect(asked.filter((u) => u.includes('/__admin/accounts'))).toEqual([`${em.url}/__admin/accounts?detail=true`]);
     await shot(page, 'accounts');
   });
 

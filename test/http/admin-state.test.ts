@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { exportAccountState, exportState } from '../../src/admin/state';
 import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 async function writeSome(app: ReturnType<typeof makeEmulator>['app'], world: ReturnType<typeof makeEmulator>['world']) {
@@ -55,6 +56,21 @@ describe('state export and import', () => {
     const next1 = await request(one.app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send({});
     const next2 = await request(two.app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send({});
     expect(next2.body).toEqual(next1.body);
+  });
+
+  test("GET /__admin/state and an account's state stream exactly the export", async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    await request(app)
+      .post(`/__admin/accounts/${a.sid}/calls`)
+      .type('json')
+      .send(JSON.stringify(Array.from({ length: 3000 }, () => ({}))));
+    const expected = JSON.stringify(exportState(world));
+    const res = await request(app).get('/__admin/state');
+    expect([res.status, res.headers['content-type']]).toEqual([200, 'application/json; charset=utf-8']);
+    expect(res.text).toBe(expected);
+    const one = await request(app).get(`/__admin/accounts/${a.sid}/state`);
+    expect(one.text).toBe(JSON.stringify(exportAccountState(world, a.store)));
   });
 
   test('the hash changes with any write and with the public URL, not with reads', async () => {

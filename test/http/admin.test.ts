@@ -5,6 +5,26 @@ import { authGet, byCalls, callsPath, defaultAccounts, makeEmulator } from '../s
 const { app, world } = makeEmulator();
 
 describe('admin', () => {
+  test('GET /__admin/accounts?detail=true: each account with its clock and traffic; bad queries are 400', async () => {
+    const { app: one, world: w } = makeEmulator({
+      accounts: [
+        { friendlyName: 'Quiet', calls: 3, recordings: 0 },
+        { friendlyName: 'Busy', calls: 3, recordings: 0, traffic: { callsPerHour: 60 } },
+      ],
+    });
+    const plain = (await request(one).get('/__admin/accounts')).body.accounts;
+    const detailed = (await request(one).get('/__admin/accounts?detail=true')).body.accounts;
+    expect(detailed.map((a: Record<string, unknown>) => [a['now'], a['traffic']])).toEqual([
+      ['2025-06-01T12:00:00.000Z', null],
+      ['2025-06-01T12:00:00.000Z', { calls_per_hour: 60 }],
+    ]);
+    expect(detailed.map(({ now: _n, traffic: _t, ...rest }: Record<string, unknown>) => rest)).toEqual(plain);
+    expect(w.accounts()).toHaveLength(2);
+    for (const bad of ['detail=yes', 'details=true']) {
+      expect((await request(one).get(`/__admin/accounts?${bad}`)).status).toBe(400);
+    }
+  });
+
   test('GET /__admin/health', async () => {
     const res = await request(app).get('/__admin/health');
     expect(res.status).toBe(200);
