@@ -119,6 +119,8 @@ export interface TableKind<R, C extends string> {
 }
 
 const MAX_FILTERED = 32;
+/** Inserted records and arrivals held made while an order is merged, at most. */
+const MEMO_RECORDS = 200_000;
 const sortKey = (sort: StoreSort<string> | null): string =>
   sort === null ? 'default' : `${sort.column}:${sort.direction}`;
 
@@ -410,7 +412,17 @@ export class Table<R extends { sid: string }, C extends string> implements Table
           if (!gone.has(ARRIVAL_BASE + j)) inserted.push(ARRIVAL_BASE + j);
         }
       }
-      perm = yield* mergeOrder(seeded, deleted, inserted, (a, b) => compare(get(a), get(b)));
+      // Each inserted record (and arrival) is made once for the comparisons, not once a comparison,
+      // while they are few enough to hold; past that they are made again as compared.
+      const made = new Map<number, R>();
+      if (inserted.length <= MEMO_RECORDS) {
+        for (let k = 0; k < inserted.length; k++) {
+          made.set(inserted[k] as number, get(inserted[k] as number));
+          if (k % 1024 === 1023) yield;
+        }
+      }
+      const record = (id: number) => made.get(id) ?? get(id);
+      perm = yield* mergeOrder(seeded, deleted, inserted, (a, b) => compare(record(a), record(b)));
       if (writes === this.writeCount) this.overlayOrders.set(key, perm);
     }
     return permutationOrder(perm);

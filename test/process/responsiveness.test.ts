@@ -192,6 +192,20 @@ describe('no request stalls the others', () => {
     await admin(em.url, 'DELETE', '/faults');
   });
 
+  test('while 20,000 inserted calls are merged into the first page sorted by To of 2,000,000', async () => {
+    await admin(
+      em.url,
+      'POST',
+      `/accounts/${big.sid}/calls`,
+      Array.from({ length: 20_000 }, () => ({})),
+    );
+    const page = await underAttack(em, () =>
+      fetch(callsUrl(em.url, big, '?SortBy=To:asc&PageSize=5'), { headers: basic(big.token) }).then((r) => r.json()),
+    );
+    expect((page as { total: number }).total).toBe(2_020_000);
+    await admin(em.url, 'POST', `/accounts/${big.sid}/reset`);
+  });
+
   test('while a 300,000-call page streams to a fast reader', async () => {
     const bytes = await underAttack(em, () => curl(callsUrl(em.url, big, '?PageSize=300000'), big.token));
     expect(bytes).toBeGreaterThan(100_000_000);

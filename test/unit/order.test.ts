@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { type Column, finish, packAscii, rankStrings, sortPermutation } from '../../src/store/order';
+import { sortSliced } from '../../src/store/overlay';
 
 /** The rule, written the slow and obvious way: by key (words in turn), ties by index ascending. */
 function reference(keys: number[][], direction: 'asc' | 'desc'): number[] {
@@ -111,5 +112,25 @@ describe('rankStrings (the exact fallback)', () => {
       .sort((x, y) => x[0] - y[0])
       .map(([, v]) => v);
     expect(byRank).toEqual(['+1', '10', '9', 'B', 'B', 'a', 'b', 'zed', 'Émile']);
+  });
+});
+
+describe('sortSliced', () => {
+  test('sorts as a stable sort does, yielding as it goes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 300 }), (keys) => {
+        const ids = keys.map((_, i) => i);
+        const byKey = (a: number, b: number) => (keys[a] as number) - (keys[b] as number);
+        expect(finish(sortSliced(ids, byKey))).toEqual([...ids].sort(byKey));
+      }),
+      { seed: 3, numRuns: 300 },
+    );
+    const big = Array.from({ length: 20_000 }, (_, i) => (i * 7919) % 20_000);
+    const work = sortSliced(big, (a, b) => a - b);
+    let yields = 0;
+    let step = work.next();
+    for (; step.done !== true; step = work.next()) yields++;
+    expect(step.value).toEqual(Array.from({ length: 20_000 }, (_, i) => i));
+    expect(yields).toBeGreaterThan(10);
   });
 });
