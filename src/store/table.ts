@@ -1,4 +1,5 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
+import { builtOrders } from './built-orders';
 import {
   ARRIVAL_BASE,
   arrivalOrder,
@@ -462,13 +463,24 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     let perm = this.seededOrders.get(key);
     if (perm === undefined) {
       const name = sort.column as C;
-      let column = this.columns.get(name);
+      const columns = this.columns;
+      let column = columns.get(name);
       if (column === undefined) {
         column = yield* this.kind.column(this.world, this.account, this.seeded, name);
-        this.columns.set(name, column);
+        columns.set(name, column);
+        const made = column;
+        const bytes = made.words.reduce((sum, w) => sum + w.byteLength, 0);
+        builtOrders.add(made, bytes, () => columns.get(name) === made && columns.delete(name));
+      } else {
+        builtOrders.use(column);
       }
+      const orders = this.seededOrders;
       perm = yield* sortPermutation(column, sort.direction);
-      this.seededOrders.set(key, perm);
+      orders.set(key, perm);
+      const made = perm;
+      builtOrders.add(made, made.byteLength, () => orders.get(key) === made && orders.delete(key));
+    } else {
+      builtOrders.use(perm);
     }
     return permutationOrder(perm);
   }
