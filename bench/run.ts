@@ -599,6 +599,28 @@ async function sandboxes(): Promise<void> {
     met: grown < 50,
   });
   await small.stop();
+
+  // The same, of an account holding 100,000 writes: copy-on-write, so no fork copies them.
+  const written = await emulator([]);
+  const [parent] = (await accountsOf(written.url)) as [AdminAccount];
+  for (let k = 0; k < 100_000; k += 20_000) {
+    await adminPost(written.url, `/accounts/${parent.sid}/calls`, Array.from({ length: 20_000 }, () => ({})));
+  }
+  await sleep(500);
+  const base = rssMb(written.pid);
+  for (let i = 0; i < count; i++) await adminPost(written.url, '/sandboxes', { from: parent.sid });
+  await sleep(200);
+  const forked = rssMb(written.pid) - base;
+  log(`${count} sandboxes of an account with 100,000 writes: RSS +${forked.toFixed(1)} MB`);
+  rows.push({
+    group: 'scale',
+    scenario: `${fmt(count)} live sandboxes of an account holding 100,000 writes`,
+    emulator: `RSS +${forked.toFixed(1)} MB`,
+    value: forked,
+    target: '< 50 MB',
+    met: forked < 50,
+  });
+  await written.stop();
 }
 
 /**
