@@ -604,7 +604,11 @@ async function sandboxes(): Promise<void> {
   const written = await emulator([]);
   const [parent] = (await accountsOf(written.url)) as [AdminAccount];
   for (let k = 0; k < 100_000; k += 20_000) {
-    await adminPost(written.url, `/accounts/${parent.sid}/calls`, Array.from({ length: 20_000 }, () => ({})));
+    await adminPost(
+      written.url,
+      `/accounts/${parent.sid}/calls`,
+      Array.from({ length: 20_000 }, () => ({})),
+    );
   }
   await sleep(500);
   const base = rssMb(written.pid);

@@ -51,6 +51,10 @@ export interface AccountProfile {
     /** Live traffic, by arrival number (see generators/traffic.ts). */
     traffic: StreamFamily;
     trafficRecording: StreamFamily;
+    /** Which arrivals of each block of live traffic are recorded, by block number. */
+    trafficLayout: StreamFamily;
+    /** The talk time of an arrival that is recorded, by arrival number. */
+    trafficTalk: StreamFamily;
   };
   /** Seeded sids are made from indexes and read back (see SidCodec). */
   sids: {
@@ -139,6 +143,8 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     insertedRecording: new StreamFamily([seed, data, 'inserted-recording']),
     traffic: new StreamFamily([seed, data, 'traffic']),
     trafficRecording: new StreamFamily([seed, data, 'traffic-recording']),
+    trafficLayout: new StreamFamily([seed, data, 'traffic-layout']),
+    trafficTalk: new StreamFamily([seed, data, 'traffic-talk']),
   };
   const sids = {
     call: new SidCodec([seed, data, 'call-sid']),

@@ -59,20 +59,63 @@ export function lifecycleOf(call: CallRecord, ringSec: number): Lifecycle {
   return { steps, endSec: end };
 }
 
+/** Arrivals of live traffic come in blocks of this many, of which RECORDED_PER_BLOCK are recorded. */
+export const TRAFFIC_BLOCK = 8;
+export const RECORDED_PER_BLOCK = 3;
+
+/**
+ * The recorded arrivals of a block, as positions in it, ascending: a seeded choice of
+ * RECORDED_PER_BLOCK of TRAFFIC_BLOCK, so that how many recordings the traffic has is a formula
+ * of how many calls arrived (a clock moved four weeks once scanned every arrival: 6-8 s frozen).
+ * @example recordedInBlock(account, 0) // Uint8Array [1, 4, 6]
+ */
+export function recordedInBlock(account: AccountProfile, block: number): Uint8Array {
+  const s = account.streams.trafficLayout.at(block);
+  const picks = new Set<number>();
+  while (picks.size < RECORDED_PER_BLOCK) picks.add(s.int(0, TRAFFIC_BLOCK - 1));
+  return Uint8Array.from([...picks].sort((a, b) => a - b));
+}
+
+/** Whether arrival `j` is recorded: it is then answered, whatever its stream would have drawn. */
+export function isRecorded(account: AccountProfile, j: number): boolean {
+  return recordedInBlock(account, Math.floor(j / TRAFFIC_BLOCK)).includes(j % TRAFFIC_BLOCK);
+}
+
+/**
+ * How many of the arrivals below `n` are recorded: whole blocks by the formula, and the last
+ * block's layout.
+ * @example recordedBelow(account, 16) // 6
+ */
+export function recordedBelow(account: AccountProfile, n: number): number {
+  const block = Math.floor(n / TRAFFIC_BLOCK);
+  const rest = n % TRAFFIC_BLOCK;
+  let count = block * RECORDED_PER_BLOCK;
+  if (rest > 0) for (const p of recordedInBlock(account, block)) if (p < rest) count++;
+  return count;
+}
+
 /**
  * Arrival `j` in its final form, with its life: its fields drawn from its own stream as an
- * inserted call's are, its sid encoding `j` (so it is found by sid).
+ * inserted call's are, its sid encoding `j` (so it is found by sid). A recorded arrival is
+ * answered, talking a seeded 30 s to 10 min when its stream drew a call that was not. Without
+ * `named` the caller name (faker, the costliest field) is left out, for what only needs times.
  */
 export function trafficOutcome(
   world: WorldContext,
   account: AccountProfile,
   t: TrafficSpec,
   j: number,
+  named = true,
 ): { call: CallRecord; life: Lifecycle } {
   const startSec = arrivalSec(world, account, t, j);
   const s = account.streams.traffic.at(j);
   s.float();
   const call = drawDefaults(world, account, s, startSec, false) as CallRecord;
+  if (call.status !== 'completed' && isRecorded(account, j)) {
+    call.status = 'completed';
+    call.duration = account.streams.trafficTalk.at(j).int(30, 600);
+    call.endMs = (startSec + call.duration) * 1000 + (call.endMs % 1000);
+  }
   // An outcome's ring: answered after 2–20 s; no-answer gives up after 20–45 s; busy and
   // canceled end within seconds; failed never rings. Durations of ended calls follow from these.
   const ring = s.int(2, 20);
@@ -89,7 +132,7 @@ export function trafficOutcome(
     call.duration = ring + 1;
     call.endMs = (startSec + call.duration) * 1000 + (call.endMs % 1000);
   }
-  call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
+  if (named) call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
   call.sid = `${call.instanceId}-CA${account.sids.traffic.encode(j)}`;
   return { call, life: lifecycleOf(call, ring) };
 }
@@ -125,9 +168,9 @@ export function trafficIndex(account: AccountProfile, sid: string): number | und
 export const SETTLE_SEC = 4 * 3600 + 60 + 120;
 
 /**
- * The recording of arrival `j`, if it has one: about half the answered calls are recorded, once,
- * inside the talk; it appears a seeded 5–120 s after the call ends (production uploads it then),
- * and before that it is in no list and its audio is a 404.
+ * The recording of arrival `j`, if it has one (3 arrivals of every 8, see `recordedInBlock`),
+ * once, inside the talk; it appears a seeded 5–120 s after the call ends (production uploads it
+ * then), and before that it is in no list and its audio is a 404.
  */
 export function trafficRecording(
   world: WorldContext,
@@ -135,10 +178,9 @@ export function trafficRecording(
   t: TrafficSpec,
   j: number,
 ): { rec: RecordingRecord; appearSec: number } | null {
-  const { call, life } = trafficOutcome(world, account, t, j);
-  if (call.status !== 'completed') return null;
+  if (!isRecorded(account, j)) return null;
+  const { call, life } = trafficOutcome(world, account, t, j, false);
   const s = account.streams.trafficRecording.at(j);
-  if (s.float() >= 0.5) return null;
   const answered = life.steps.find((step) => step.status === 'in-progress')?.atSec ?? call.startSec;
   const createdSec = answered + s.int(0, Math.max(0, life.endSec - answered - 1));
   const room = life.endSec - createdSec;

@@ -30,10 +30,14 @@ export class AccountStore implements Account {
   readonly calls: Table<CallRecord, CallColumn>;
   readonly recordings: Table<RecordingRecord, RecordingColumn>;
 
+  /** The recordings of its live traffic: shared with its forks, which draw the same traffic. */
+  private readonly trafficRecordings: TrafficRecordings | null;
+
   constructor(
     readonly context: WorldContext,
     readonly profile: AccountProfile,
     readonly spec: AccountSpec,
+    shared: TrafficRecordings | null = null,
   ) {
     const traffic = spec.traffic;
     // Live traffic: calls that exist by the clock alone, made on read like the seeded ones.
@@ -52,19 +56,15 @@ export class AccountStore implements Account {
             dense: true,
           };
     this.calls = new Table(CALL_KIND, context, profile, spec.calls, arrivals);
-    this.recordings = new Table(
-      RECORDING_KIND,
-      context,
-      profile,
-      spec.recordings,
-      traffic === undefined ? null : new TrafficRecordings(context, profile, traffic),
-    );
+    this.trafficRecordings =
+      traffic === undefined ? null : (shared ?? new TrafficRecordings(context, profile, traffic));
+    this.recordings = new Table(RECORDING_KIND, context, profile, spec.recordings, this.trafficRecordings);
   }
 
   /** A fork with its own identity (`spec` names its sid and `dataOf`): see Table.shareSeeded. */
   fork(profile: AccountProfile, spec: AccountSpec): AccountStore {
     // Its own clock, starting where the parent's is: moving one never moves the other.
-    const fork = new AccountStore({ ...this.context }, profile, spec);
+    const fork = new AccountStore({ ...this.context }, profile, spec, this.trafficRecordings);
     fork.calls.shareSeeded(this.calls);
     fork.recordings.shareSeeded(this.recordings);
     fork.markForked();

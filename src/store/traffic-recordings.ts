@@ -2,26 +2,33 @@ import type { AccountProfile, WorldContext } from '../generators/account';
 import type { RecordingRecord } from '../generators/recording';
 import {
   arrivedCount,
+  recordedBelow,
+  recordedInBlock,
   SETTLE_SEC,
+  TRAFFIC_BLOCK,
   type TrafficSpec,
   trafficRecording,
   trafficRecordingIndex,
 } from '../generators/traffic';
 import type { Arrivals } from './table';
 
+/** Appearance times held at most; past it they are made again as asked. */
+const APPEAR_HELD = 200_000;
+
 /**
  * The recordings of live traffic that have appeared by an instant, keyed by their call's arrival
- * number. Calls that arrived more than SETTLE_SEC ago have ended and their recordings appeared:
- * those are scanned once, as the clock passes them, and kept as a list of arrival numbers (work
- * in proportion to the traffic since the start, never to the account). The calls of the last
- * SETTLE_SEC are looked at again for each clock value, once.
+ * number. Which arrivals are recorded is a formula (3 of every 8, see `recordedInBlock`), and
+ * every call that arrived more than SETTLE_SEC ago has ended and its recording appeared: so the
+ * count is a formula too, whatever the clock (ten years of traffic at one call a second are
+ * counted in microseconds). Only the calls of the last SETTLE_SEC are looked at, each once: their
+ * appearance times are kept, so a clock moved a second on looks at the second's arrivals alone.
+ * Nothing here depends on whose clock asks: a sandbox shares its parent's.
  */
 export class TrafficRecordings implements Arrivals<RecordingRecord> {
   readonly dense = false;
-  /** Arrival numbers with a recording, ascending, among the calls below `scanned`. */
-  private settled: number[] = [];
-  private scanned = 0;
-  private window: { nowMs: number; ids: number[]; set: Set<number> } | null = null;
+  /** Appearance second by arrival number, for recorded arrivals of recent windows. */
+  private appear = new Map<number, number>();
+  private window: { nowMs: number; settledBy: number; ids: number[]; set: Set<number> } | null = null;
 
   constructor(
     private readonly world: WorldContext,
@@ -29,51 +36,54 @@ export class TrafficRecordings implements Arrivals<RecordingRecord> {
     private readonly traffic: TrafficSpec,
   ) {}
 
-  private at(nowMs: number): { ids: number[]; set: Set<number> } {
-    if (this.window?.nowMs === nowMs) return this.window;
-    // The clock went back (a reset): start over.
-    if (this.window !== null && nowMs < this.window.nowMs) {
-      this.settled = [];
-      this.scanned = 0;
+  private appearSec(j: number): number {
+    let sec = this.appear.get(j);
+    if (sec === undefined) {
+      sec = (trafficRecording(this.world, this.account, this.traffic, j) as { appearSec: number }).appearSec;
+      if (this.appear.size >= APPEAR_HELD) this.appear.clear();
+      this.appear.set(j, sec);
     }
+    return sec;
+  }
+
+  /** The recent recorded arrivals that have appeared by `nowMs`, and below which all have. */
+  private at(nowMs: number): { settledBy: number; ids: number[]; set: Set<number> } {
+    if (this.window?.nowMs === nowMs) return this.window;
     const { world, account, traffic } = this;
     const nowSec = Math.floor(nowMs / 1000);
     const settledBy = arrivedCount(world, account, traffic, nowSec - SETTLE_SEC);
-    for (; this.scanned < settledBy; this.scanned++) {
-      if (trafficRecording(world, account, traffic, this.scanned) !== null) this.settled.push(this.scanned);
-    }
-    const ids: number[] = [];
     const arrived = arrivedCount(world, account, traffic, nowSec);
-    for (let j = this.scanned; j < arrived; j++) {
-      const r = trafficRecording(world, account, traffic, j);
-      if (r !== null && r.appearSec <= nowSec) ids.push(j);
+    const ids: number[] = [];
+    for (let block = Math.floor(settledBy / TRAFFIC_BLOCK); block * TRAFFIC_BLOCK < arrived; block++) {
+      for (const p of recordedInBlock(account, block)) {
+        const j = block * TRAFFIC_BLOCK + p;
+        if (j >= settledBy && j < arrived && this.appearSec(j) <= nowSec) ids.push(j);
+      }
     }
-    this.window = { nowMs, ids, set: new Set(ids) };
+    this.window = { nowMs, settledBy, ids, set: new Set(ids) };
     return this.window;
   }
 
   count(nowMs: number): number {
     const w = this.at(nowMs);
-    return this.settled.length + w.ids.length;
+    return recordedBelow(this.account, w.settledBy) + w.ids.length;
   }
 
   has(j: number, nowMs: number): boolean {
     const w = this.at(nowMs);
-    if (j >= this.scanned) return w.set.has(j);
-    // Binary search in the settled list.
-    let lo = 0;
-    let hi = this.settled.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.settled[mid] as number) < j) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.settled[lo] === j;
+    if (j >= w.settledBy) return w.set.has(j);
+    return recordedInBlock(this.account, Math.floor(j / TRAFFIC_BLOCK)).includes(j % TRAFFIC_BLOCK);
   }
 
   *ids(nowMs: number): Iterable<number> {
     const w = this.at(nowMs);
-    yield* this.settled;
+    const blocks = Math.ceil(w.settledBy / TRAFFIC_BLOCK);
+    for (let block = 0; block < blocks; block++) {
+      for (const p of recordedInBlock(this.account, block)) {
+        const j = block * TRAFFIC_BLOCK + p;
+        if (j < w.settledBy) yield j;
+      }
+    }
     yield* w.ids;
   }
 

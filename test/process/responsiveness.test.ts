@@ -254,6 +254,50 @@ describe('no request stalls the others', () => {
   });
 });
 
+describe('clock moves over live traffic', () => {
+  test.each([
+    ['four weeks', 'P28D', 3600 * 24 * 28],
+    ['ten years', 'P3650D', 3600 * 24 * 3650],
+  ])(
+    'a move of %s at 3,600 calls an hour answers, and so do health and the calls list after it',
+    async (_what, advance, seconds) => {
+      const dir = mkdtempSync(join(tmpdir(), 'callrec-traffic-'));
+      const fixtures = join(dir, 'f.json');
+      writeFileSync(
+        fixtures,
+        JSON.stringify({
+          accounts: [{ friendly_name: 'T', calls: 448, recordings: 160, traffic: { calls_per_hour: 3600 } }],
+        }),
+      );
+      const em = await startCli(['--fixtures', fixtures, '--log-level', 'silent']);
+      try {
+        const [a] = (await adminAccounts(em.url)) as [AdminAccount];
+        const counts = (await underAttack(
+          em,
+          async () => {
+            expect((await admin(em.url, 'POST', '/clock', { advance })).status).toBe(200);
+            const page = (await (
+              await fetch(callsUrl(em.url, a, '?PageSize=2'), { headers: basic(a.token) })
+            ).json()) as {
+              total: number;
+            };
+            const health = (await (await fetch(`${em.url}/__admin/health`)).json()) as { recordings: number };
+            return { calls: page.total, recordings: health.recordings };
+          },
+          true,
+        )) as { calls: number; recordings: number };
+        // One arrival a second, give or take the slot's seeded point; 3 of every 8 recorded.
+        expect(Math.abs(counts.calls - 448 - seconds)).toBeLessThanOrEqual(2);
+        expect(counts.recordings).toBeGreaterThan(160 + 0.37 * seconds);
+        expect(counts.recordings).toBeLessThan(160 + 0.38 * seconds);
+      } finally {
+        await em.stop();
+      }
+    },
+    120_000,
+  );
+});
+
 describe('the walks report', () => {
   test('over 4,000 journaled page requests is built in slices and paged: health answers throughout', async () => {
     const em = await startCli(['--log-level', 'silent', '--journal-size', '20000']);
