@@ -3,6 +3,7 @@ import type { RequestHandler, Response } from 'express';
 import basicAuth from 'express-basic-auth';
 import { ApiError, messages } from './errors';
 import type { Dialect } from './format/uris';
+import { LoginThrottle } from './harness/login-throttle';
 import type { Account, World } from './store/world';
 
 /** Production's realm, so a client that matches on the challenge sees the same one. */
@@ -63,17 +64,38 @@ export function accountOfCredentials(world: World, dialect: Dialect, user: strin
  * HTTP Basic (see `accountOfCredentials`): missing, malformed or unknown credentials are a 401
  * with a Basic challenge. The handler after it gets the account logged in as.
  */
-function basicLogin(world: World, dialect: Dialect): RequestHandler {
-  return basicAuth({
+function basicLogin(world: World, dialect: Dialect): RequestHandler[] {
+  const throttle = throttleOf(world);
+  const clientOf = (req: Parameters<RequestHandler>[0]) => req.socket.remoteAddress ?? '';
+  // A client that failed to log in many times waits its turn before its next login is checked.
+  const pace: RequestHandler = (req, _res, next) => {
+    const wait = throttle.wait(clientOf(req), Date.now());
+    if (wait > 0) setTimeout(next, wait);
+    else next();
+  };
+  const login = basicAuth({
     authorizer: (user: string, pass: string) => accountOfCredentials(world, dialect, user, pass) !== undefined,
     challenge: true,
     realm: REALM,
     // express-basic-auth has set the challenge header by now; throwing hands the 401 to the one
     // error handler, so its body has the same shape as every other error.
-    unauthorizedResponse: (req: { headers: Record<string, string | string[] | undefined> }) => {
+    unauthorizedResponse: (req: Parameters<RequestHandler>[0]) => {
+      throttle.failed(clientOf(req), Date.now());
       throw new ApiError(401, unauthorizedMessage(dialect, req.headers['authorization']));
     },
   });
+  return [pace, login];
+}
+
+/** One throttle of failed logins for each world (so each app, and each test's emulator, has its own). */
+const throttles = new WeakMap<World, LoginThrottle>();
+function throttleOf(world: World): LoginThrottle {
+  let t = throttles.get(world);
+  if (t === undefined) {
+    t = new LoginThrottle();
+    throttles.set(world, t);
+  }
+  return t;
 }
 
 /** The account the credentials of a request that passed `basicLogin` name. */
@@ -94,7 +116,7 @@ export function requireAccount(world: World, dialect: Dialect): RequestHandler[]
     res.locals['account'] = account;
     next();
   };
-  return [basicLogin(world, dialect), guard];
+  return [...basicLogin(world, dialect), guard];
 }
 
 /**
@@ -109,7 +131,7 @@ export function requireAccountRef(world: World, dialect: Dialect): RequestHandle
     res.locals['account'] = account;
     next();
   };
-  return [basicLogin(world, dialect), guard];
+  return [...basicLogin(world, dialect), guard];
 }
 
 /** The account `requireAccount` admitted. */
