@@ -4,12 +4,24 @@ import type { ApiRoutes } from '../format/uris';
 import { parseRange, WAV_HEADER_BYTES, wavBytes, wavHeader } from '../format/wav';
 import { recordingAudio, SAMPLE_RATE } from '../generators/audio';
 import { methodNotAllowed } from '../http/error-handler';
-import { nextTurn } from '../http/slices';
+import { nextTurn, runSliced } from '../http/slices';
 import { drainOrClose } from '../http/stream';
+import type { Work } from '../store/order';
 import type { World } from '../store/world';
 
 /** Bytes rendered per write: memory stays flat however long the recording. */
 const CHUNK_BYTES = 64 * 1024;
+/** Bytes made between yields: a quarter of a chunk, about half a millisecond of samples. */
+const PIECE_BYTES = 16 * 1024;
+
+/** Bytes `start`..`end` of the file into `into`, a piece at a time (see `wavBytes`). */
+function* fill(header: Buffer, sample: (n: number) => number, start: number, end: number, into: Buffer): Work<Buffer> {
+  for (let b = start; b <= end; b += PIECE_BYTES) {
+    wavBytes(header, sample, b, Math.min(end, b + PIECE_BYTES - 1), into.subarray(b - start));
+    if (b + PIECE_BYTES <= end) yield;
+  }
+  return into.subarray(0, end - start + 1);
+}
 
 /**
  * `GET`/`HEAD …/Recordings/{RecordingSid}.wav`: the recording's audio, a PCM WAVE file (8 kHz,
@@ -57,7 +69,11 @@ export function mountAudio(app: Express, world: World, routes: ApiRoutes): void 
     for (let b = start, k = 0; b <= end && !closed; b += CHUNK_BYTES, k ^= 1) {
       await Promise.race([flushed[k], gone]);
       if (closed) break;
-      const chunk = wavBytes(header, audio.sample, b, Math.min(end, b + CHUNK_BYTES - 1), buffers[k]);
+      // Made as work in slices, so that all downloads together take their share of a turn
+      // (about 8 ms, with every order build), not a chunk each: 32 at once held health 765 ms.
+      const chunk = await runSliced(
+        fill(header, audio.sample, b, Math.min(end, b + CHUNK_BYTES - 1), buffers[k] as Buffer),
+      );
       flushed[k] = new Promise((done) => res.write(chunk, () => done()));
       // Write callbacks and 'drain' come on process.nextTick, which lets no other connection
       // in: take a turn of the event loop after every chunk.
