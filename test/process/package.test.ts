@@ -13,6 +13,13 @@ const npm = (args: string[], cwd: string) =>
     maxBuffer: 64 * 1024 * 1024,
   });
 
+/** Runs a jest (`bin`) in `cwd` with no emulator named, as a fresh project's run starts; resolves with all it printed. */
+const jestIn = (cwd: string, bin: string, args: string[] = []) =>
+  exec(process.execPath, [bin, ...args], { cwd, env: { ...process.env, CALLREC_URL: '' } }).then(
+    (r) => r.stdout + r.stderr,
+    (err: { stdout?: string; stderr?: string }) => `${err.stdout}${err.stderr}`,
+  );
+
 /**
  * The published artefact, used as a stranger would: `npm pack`, then an install of the tarball
  * alone in an empty folder (its dependencies from the npm cache or the registry, never from this
@@ -183,14 +190,10 @@ describe('the npm package', () => {
           '});',
         ].join('\n'),
       );
-      const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
-      const run = await exec(process.execPath, [jest, '-c', join(app, 'jest.config.js')], {
-        cwd: app,
-        env: { ...process.env, CALLREC_URL: '' },
-      }).then(
-        (r) => r.stdout + r.stderr,
-        (err: { stdout?: string; stderr?: string }) => `${err.stdout}${err.stderr}`,
-      );
+      const run = await jestIn(app, join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), [
+        '-c',
+        join(app, 'jest.config.js'),
+      ]);
       expect(run).toContain('Tests:       1 passed, 1 total');
     },
     120_000,
@@ -223,13 +226,7 @@ describe('the npm package', () => {
     writeFileSync(join(project, 'jest.config.js'), config as string);
     writeFileSync(join(project, 'tsconfig.json'), tsconfig as string);
     writeFileSync(join(project, 'calls.test.ts'), test as string);
-    const run = await exec(process.execPath, [join(project, 'node_modules', 'jest', 'bin', 'jest.js')], {
-      cwd: project,
-      env: { ...process.env, CALLREC_URL: '' },
-    }).then(
-      (r) => r.stdout + r.stderr,
-      (err: { stdout?: string; stderr?: string }) => `${err.stdout}${err.stderr}`,
-    );
+    const run = await jestIn(project, join(project, 'node_modules', 'jest', 'bin', 'jest.js'));
     expect(run).toContain('Tests:       1 passed, 1 total');
   }, 240_000);
 
