@@ -59,6 +59,15 @@ suite('the inspector in Chromium', () => {
     await page.locator('main h2').first().waitFor();
   };
   const caption = () => page.locator('main table caption').first().textContent();
+  /** What `read` gives once `ok` holds of it, asked again every 100 ms for 10 s at most; the last reading otherwise. */
+  const settled = async <T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> => {
+    let value = await read();
+    for (let i = 0; i < 100 && !ok(value); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      value = await read();
+    }
+    return value;
+  };
   const columnOf = async (name: string) => {
     const headers = await page.locator('main table thead th').allTextContents();
     const k = headers.indexOf(name);
@@ -141,8 +150,11 @@ suite('the inspector in Chromium', () => {
     await page.getByLabel('Order').selectOption('asc');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/SortBy=From%3Aasc/);
-    await page.locator('main table caption').first().waitFor();
-    const froms = await columnOf('From');
+    // The old page stays until the new one is drawn: wait for the sorted one (a busy runner is slow to draw it).
+    const froms = await settled(
+      () => columnOf('From'),
+      (f) => f.length === 50 && [...f].sort().join() === f.join(),
+    );
     expect(froms.length).toBe(50);
     expect([...froms].sort()).toEqual(froms);
 
@@ -151,7 +163,10 @@ suite('the inspector in Chromium', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/Status=busy/);
     await page.locator('main table caption', { hasText: 'calls of' }).waitFor();
-    const statuses = await columnOf('Status');
+    const statuses = await settled(
+      () => columnOf('Status'),
+      (st) => st.length > 0 && st.every((x) => x === 'busy'),
+    );
     expect(statuses.length).toBeGreaterThan(0);
     expect(new Set(statuses)).toEqual(new Set(['busy']));
     const total = Number(/of (\d+)$/.exec((await caption()) ?? '')?.[1]);
