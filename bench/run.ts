@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -727,6 +727,8 @@ async function main(): Promise<void> {
     await inspector();
   } finally {
     await Promise.all(children.map((c) => c.stop()));
+    // Fixtures and bodies were written for this run only.
+    rmSync(scratch, { recursive: true, force: true });
   }
   const meta = {
     date: new Date().toISOString(),

@@ -5,7 +5,7 @@
  * health checks are timed and the server's RSS is sampled each second. It fails (exit 1) on any
  * 5xx or broken connection, and writes its figures into BENCHMARKS.md (between the soak markers).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type AdminAccount, accountsOf, basic, CLI, percentile, ROOT, rssMb, sleep, spawnServer } from './lib';
@@ -57,6 +57,8 @@ async function main(): Promise<void> {
     [CLI, '--port', '0', '--fixtures', fixtures, '--log-level', 'silent', '--journal-size', '100000'],
     true,
   );
+  // The server has read its fixtures: the folder is this run's scratch, gone when the process ends.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const url = em.url;
   const tally: Tally = { requests: 0, byStatus: new Map(), broken: 0, serverErrors: [] };
   let accounts: AdminAccount[] = await accountsOf(url);
