@@ -28,4 +28,9 @@ export default function globalSetup(): void {
   const dir = mkdtempSync(join(root, `callrec-test-${process.pid}-`));
   process.env['CALLREC_TEST_TMP'] = dir;
   process.env['TMPDIR'] = dir;
+  // What the system's temporary directory held before: teardown fails the run on anything it adds there.
+  process.env['CALLREC_TEST_TMP_ROOT'] = root;
+  process.env['CALLREC_TEST_TMP_BEFORE'] = readdirSync(root)
+    .filter((n) => n.startsWith('callrec-'))
+    .join('\n');
 }
