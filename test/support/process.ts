@@ -48,7 +48,9 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<S
           exited,
           stop: (signal = 'SIGTERM') => {
             proc.kill(signal);
-            return exited;
+            // A server that has not gone within its grace (2 s) and as much again is killed.
+            const force = setTimeout(() => proc.kill('SIGKILL'), 5000);
+            return exited.finally(() => clearTimeout(force));
           },
         });
       }
