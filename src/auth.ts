@@ -1,9 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import basicAuth from 'express-basic-auth';
 import { ApiError, messages } from './errors';
 import type { Dialect } from './format/uris';
 import { LoginThrottle } from './harness/login-throttle';
+import { sameSecret } from './input/secret';
 import type { Account, World } from './store/world';
 
 /** Production's realm, so a client that matches on the challenge sees the same one. */
@@ -31,12 +32,6 @@ function unauthorizedMessage(dialect: Dialect, header: string | string[] | undef
 /** An account by what Restcomm takes to name one: its email address first, then its sid; two map look-ups. */
 export function accountByRef(world: World, ref: string): Account | undefined {
   return world.accountByEmail(ref) ?? world.account(ref);
-}
-
-/** A constant-time comparison: how much of a guess is right does not show in the time taken. */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (x: string) => createHash('sha256').update(x).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** What an unknown user's password is checked against, so that a miss costs what a hit costs. */

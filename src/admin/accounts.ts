@@ -1,6 +1,6 @@
 import { problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
-import { asNonEmptyString, asObject, checkKeys, instantAt } from '../input/fields';
+import { asNonEmptyString, asObject, checkKeys, instantAt, queryOf } from '../input/fields';
 import { validateAccount, validateFixtures } from '../store/fixtures';
 import {
   type AdminHandler,
@@ -44,11 +44,7 @@ export const reseed: AdminHandler = (ctx, req) => {
  * its traffic, what the inspector's table shows (it asked for 50 whole state exports once).
  */
 export const listAccounts: AdminHandler = (ctx, req) => {
-  const q = new URLSearchParams(req.query);
-  for (const name of q.keys()) {
-    if (name !== 'detail') throw new ValidationError(`query.${name}`, problems.unknownField(['detail']));
-  }
-  const detail = q.get('detail');
+  const detail = queryOf(req.query, ['detail']).get('detail');
   if (detail !== null && detail !== 'true' && detail !== 'false')
     throw new ValidationError('query.detail', problems.flag(detail));
   const list = ctx.world.accounts();

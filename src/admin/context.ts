@@ -2,6 +2,7 @@ import { ApiError, messages, problems, ValidationError } from '../errors';
 import type { Dialect } from '../format/uris';
 import type { Faults } from '../harness/faults';
 import type { Journal } from '../harness/journal';
+import { queryOf } from '../input/fields';
 import type { PagingProfile } from '../query/paging';
 import type { Account, World } from '../store/world';
 import type { StateDef } from './provider-states';
@@ -92,11 +93,7 @@ export function refuseIfSandboxes(ctx: AdminContext, req: AdminRequest, what: st
  * for all; any other parameter is a 400, so a typo never clears everything.
  */
 export function scopedAccount(rawQuery: string): string | undefined {
-  const q = new URLSearchParams(rawQuery);
-  for (const name of q.keys()) {
-    if (name !== 'account') throw new ValidationError(`query.${name}`, problems.unknownField(['account']));
-  }
-  const account = q.get('account');
+  const account = queryOf(rawQuery, ['account']).get('account');
   if (account === null) return undefined;
   if (account === '') throw new ValidationError('query.account', problems.nonEmptyString);
   return account;

@@ -1,9 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import { ApiError, messages } from '../errors';
 import { adminRoutes } from '../format/uris';
 import { exchangeOf } from '../http/exchange';
 import { parseJson } from '../input/fields';
+import { sameSecret } from '../input/secret';
 
 /** Bytes an admin body may have; a state import may have more (see STATE_BODY_BYTES). */
 export const ADMIN_BODY_BYTES = 1024 * 1024;
@@ -52,12 +52,6 @@ export function hostAllowed(header: string | undefined, names: ReadonlySet<strin
   const m = /^(?:\[([^\]]+)\]|([^:]+))(?::\d+)?$/.exec(header.trim().toLowerCase());
   const host = (m?.[1] ?? m?.[2] ?? '').replace(/\.$/, '');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) || names.has(host);
-}
-
-/** A constant-time comparison: how much of a guess is right does not show in the time taken. */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /**

@@ -1,24 +1,14 @@
-import { ApiError, messages, problems, ValidationError } from '../errors';
+import { ApiError, messages } from '../errors';
 import type { JournalFilter } from '../harness/journal';
-import { instantAt } from '../input/fields';
+import { instantAt, queryInt, queryOf } from '../input/fields';
 import { type AdminHandler, ok, scopedAccount } from './context';
 
 const PARAMETERS = ['account', 'method', 'path', 'status', 'since', 'limit'];
 
 /** The query of `GET /__admin/requests`, validated; a ValidationError naming the parameter otherwise. */
 export function journalFilter(rawQuery: string, size: number): JournalFilter {
-  const q = new URLSearchParams(rawQuery);
-  for (const name of q.keys()) {
-    if (!PARAMETERS.includes(name)) throw new ValidationError(`query.${name}`, problems.unknownField(PARAMETERS));
-  }
-  const int = (name: string, min: number, max: number): number | undefined => {
-    const v = q.get(name);
-    if (v === null) return undefined;
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-      throw new ValidationError(`query.${name}`, problems.intBetween(min, max));
-    }
-    return Number(v);
-  };
+  const q = queryOf(rawQuery, PARAMETERS);
+  const int = (name: string, min: number, max: number) => queryInt(q, name, min, max);
   const filter: JournalFilter = {};
   const account = q.get('account');
   if (account !== null) filter.account = account;

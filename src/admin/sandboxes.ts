@@ -1,6 +1,6 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import { runSliced } from '../http/slices';
-import { asObject, checkKeys } from '../input/fields';
+import { asObject, checkKeys, queryOf } from '../input/fields';
 import type { Account } from '../store/world';
 import { accountClockView, clockTarget } from './clock';
 import { type AdminContext, type AdminHandler, accountView, created, endAccount, ok } from './context';
@@ -75,11 +75,7 @@ function runId(value: unknown, at: string): string {
  * every sandbox is what a forced reset is for.
  */
 export const deleteRunSandboxes: AdminHandler = (ctx, req) => {
-  const q = new URLSearchParams(req.query);
-  for (const name of q.keys()) {
-    if (name !== 'run') throw new ValidationError(`query.${name}`, problems.unknownField(['run']));
-  }
-  const run = runId(q.get('run') ?? undefined, 'query.run');
+  const run = runId(queryOf(req.query, ['run']).get('run') ?? undefined, 'query.run');
   const ended = ctx.world
     .sandboxes()
     .filter((s) => s.run === run)

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
 import type { JournaledPage } from '../harness/journal';
 import { runSliced } from '../http/slices';
+import { queryInt, queryOf } from '../input/fields';
 import { parseListQuery } from '../query/list-query';
 import { CALL_LIST, RECORDING_LIST } from '../query/lists';
 import type { WalkPage } from '../query/walk';
@@ -197,21 +197,10 @@ function* report(world: World, w: Walk, lists: Map<string, ListNow>): Work<WalkR
  * many there are.
  */
 export const listWalks: AdminHandler = async (ctx, req) => {
-  const q = new URLSearchParams(req.query);
-  for (const name of q.keys()) {
-    if (!['account', 'offset', 'limit'].includes(name))
-      throw new ValidationError(`query.${name}`, problems.unknownField(['account', 'offset', 'limit']));
-  }
-  const int = (name: string, min: number, max: number, fallback: number): number => {
-    const v = q.get(name);
-    if (v === null) return fallback;
-    if (!/^\d{1,9}$/.test(v) || Number(v) < min || Number(v) > max)
-      throw new ValidationError(`query.${name}`, problems.intBetween(min, max));
-    return Number(v);
-  };
+  const q = queryOf(req.query, ['account', 'offset', 'limit']);
   const window: WalkWindow = {
-    offset: int('offset', 0, 1_000_000_000, 0),
-    limit: int('limit', 1, MAX_WALKS, DEFAULT_WALKS),
+    offset: queryInt(q, 'offset', 0, 1_000_000_000) ?? 0,
+    limit: queryInt(q, 'limit', 1, MAX_WALKS) ?? DEFAULT_WALKS,
   };
   const account = q.get('account');
   if (account !== null) window.account = account;

@@ -183,3 +183,30 @@ export class Reader {
     if (v !== undefined && v !== expected) this.fail(field, problems.fixed(expected, v));
   }
 }
+
+/**
+ * The parameters of an admin query string, none but `allowed`: any other is a ValidationError
+ * naming it (`query.colour`), so a misspelt parameter is never silently ignored.
+ * @example queryOf('account=AC1', ['account']).get('account') // 'AC1'
+ */
+export function queryOf(rawQuery: string, allowed: readonly string[]): URLSearchParams {
+  const q = new URLSearchParams(rawQuery);
+  for (const name of q.keys()) {
+    if (!allowed.includes(name)) throw new ValidationError(`query.${name}`, problems.unknownField(allowed));
+  }
+  return q;
+}
+
+/**
+ * A query parameter as a whole number from `min` to `max`, or undefined when absent; a
+ * ValidationError naming it otherwise.
+ * @example queryInt(new URLSearchParams('limit=5'), 'limit', 1, 100) // 5
+ */
+export function queryInt(q: URLSearchParams, name: string, min: number, max: number): number | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+    throw new ValidationError(`query.${name}`, problems.intBetween(min, max));
+  }
+  return Number(v);
+}
