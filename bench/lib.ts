@@ -131,4 +131,8 @@ export function callsUrl(base: string, sid: string, query = ''): string {
   return `${base}/call/2012-04-24/Accounts/${sid}/Calls.json${query}`;
 }
 
+export function recordingsUrl(base: string, sid: string, query = ''): string {
+  return `${base}/call/2012-04-24/Accounts/${sid}/Recordings.json${query}`;
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -76,6 +76,10 @@ export const problems = {
   fixturesTop: 'must be an object with an "accounts" array',
   friendlyName: 'must be a non-empty string of at most 200 characters',
   countRange: (max: number, why: string, got: unknown) => `must be an integer from 0 to ${max}${why}, got ${q(got)}`,
+  mergeTooLarge: (n: number, limit: number) =>
+    `This order would merge ${n.toLocaleString('en-US')} records of live traffic and writes, and the emulator merges at most ${limit.toLocaleString('en-US')} (without writes, the default order and DateCreated take any number): move the clock less far, lower calls_per_hour, or reset the account's writes and sort by DateCreated`,
+  scanTooLarge: (n: number, limit: number) =>
+    `This filter would scan ${n.toLocaleString('en-US')} records, and the emulator scans at most ${limit.toLocaleString('en-US')}: move the clock less far or lower calls_per_hour`,
   recordingCapacity: (calls: number, cap: number) => ` (${calls} calls hold at most ${cap} recordings: 6 per 8 calls)`,
   token: 'must be 1 to 128 visible ASCII characters without ":"',
   accountSidShape: '"AC" and 32 lower-case hex digits',

@@ -6,7 +6,7 @@ import { queryInt, queryOf } from '../input/fields';
 import { parseListQuery } from '../query/list-query';
 import { CALL_LIST, RECORDING_LIST } from '../query/lists';
 import type { WalkPage } from '../query/walk';
-import type { Work } from '../store/order';
+import { type Order, readyRange, type Work } from '../store/order';
 import type { World } from '../store/world';
 import { type AdminHandler, ok } from './context';
 
@@ -60,8 +60,7 @@ interface Walk {
 
 /** A list as it is now, in a walk's order and filter, as `missedOf` reads it. */
 interface ListNow {
-  length: number;
-  at: (p: number) => number;
+  order: Order;
   sid: (id: number) => string;
   created: (id: number) => number;
 }
@@ -90,19 +89,21 @@ function* missedOf(
     if (first.list === 'calls') {
       const q = parseListQuery(w.query, CALL_LIST);
       const { order, get } = yield* account.calls.prepare(q.sort, q.filter);
-      state = { length: order.length, at: order.at, sid: (id) => get(id).sid, created: (id) => get(id).startSec };
+      state = { order, sid: (id) => get(id).sid, created: (id) => get(id).startSec };
     } else {
       const q = parseListQuery(w.query, RECORDING_LIST);
       const { order, get } = yield* account.recordings.prepare(q.sort, q.filter);
-      state = { length: order.length, at: order.at, sid: (id) => get(id).sid, created: (id) => get(id).createdSec };
+      state = { order, sid: (id) => get(id).sid, created: (id) => get(id).createdSec };
     }
     lists.set(key, state);
   }
   const startSec = Math.floor(first.clockMs / 1000);
   const sids: string[] = [];
   let count = 0;
-  for (let p = 0; p < state.length; p++) {
-    const id = state.at(p);
+  const { order } = state;
+  for (let p = 0; p < order.length; p++) {
+    if (p % STEP === 0) yield* readyRange(order, p, p + STEP);
+    const id = order.at(p);
     if (!served.has(id) && state.created(id) <= startSec) {
       if (count++ < LISTED_SIDS) sids.push(state.sid(id));
     }

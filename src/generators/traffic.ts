@@ -186,13 +186,18 @@ export function trafficRecording(
   const room = life.endSec - createdSec;
   const duration = Math.max(1, Math.floor(room * (0.3 + 0.7 * s.float()) * 1000) / 1000);
   const rec: RecordingRecord = {
-    sid: `RE${account.sids.trafficRecording.encode(j)}`,
+    sid: trafficRecordingSid(account, j),
     callSid: call.sid,
     createdSec,
     offsetMin: s.pick(OFFSETS_MIN),
     duration,
   };
   return { rec, appearSec: life.endSec + s.int(5, 120) };
+}
+
+/** The sid of arrival `j`'s recording. @example trafficRecordingSid(account, 0) // 'RE5f…' (34 characters) */
+export function trafficRecordingSid(account: AccountProfile, j: number): string {
+  return `RE${account.sids.trafficRecording.encode(j)}`;
 }
 
 /** The arrival number a traffic recording's sid encodes, if it is one. */

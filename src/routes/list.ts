@@ -6,12 +6,12 @@ import { envelope } from '../format/envelope';
 import type { ListWire } from '../format/list-wire';
 import type { Dialect } from '../format/uris';
 import { exchangeOf } from '../http/exchange';
-import { Shared } from '../http/slices';
+import { runSliced, Shared } from '../http/slices';
 import { parseListQuery } from '../query/list-query';
 import type { ListSpec } from '../query/lists';
 import { type PageWindow, type PagingProfile, pageWindow } from '../query/paging';
 import type { WalkPage } from '../query/walk';
-import type { Order } from '../store/order';
+import { type Order, readyRange } from '../store/order';
 import { INSERT_BASE } from '../store/overlay';
 import type { TableState, TableView } from '../store/table';
 import type { Account } from '../store/world';
@@ -47,6 +47,8 @@ export function listResource<C extends string, R extends { sid: string }>(
 
 /** Orders being built, shared by the requests that wait for them. */
 const orders = new Shared<TableState<unknown>>();
+/** Positions of a page readied before it is written: a streamed page's rest is placed as written. */
+const READY_AHEAD = 100_000;
 
 /** One page of a list, worked out: what to send, and the warnings the request earned. */
 interface Page<R> {
@@ -105,6 +107,11 @@ async function listPage<C extends string, R extends { sid: string }>(
   const { order, get } = (await orders.run(key, () => table.prepare(query.sort, query.filter))) as TableState<R>;
   const window = pageWindow(settings.paging, order.length, query.page, query.pageSize);
   if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
+  // An order placed on demand (years of traffic's recordings) places this page, and the items
+  // either side the links name, in slices; a streamed page places the rest as it is written.
+  const { offset, count } = window;
+  await runSliced(readyRange(order, offset - 1, offset + Math.min(count, READY_AHEAD) + 1));
+  await runSliced(readyRange(order, offset + count - 1, offset + count));
   const lastSid = window.hasNext ? get(order.at(window.offset + window.count - 1)).sid : undefined;
   // Production ignores AfterSid. The previous page's next link carries the sid of the item just
   // before this page: normal use, said nothing of. Any other sid is a client relying on it.

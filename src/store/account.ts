@@ -4,7 +4,7 @@ import type { RecordingRecord } from '../generators/recording';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
 import { arrivedCount, trafficCall, trafficIndex } from '../generators/traffic';
 import { CALL_KIND, type CallColumn } from './calls';
-import { ARRIVAL_BASE } from './order';
+import { ARRIVAL_BASE, arrivalOrder } from './order';
 import { INSERT_BASE } from './overlay';
 import { RECORDING_KIND, type RecordingColumn } from './recordings';
 import { type Created, Table, type TableView } from './table';
@@ -53,7 +53,9 @@ export class AccountStore implements Account {
             },
             get: (j: number, nowMs: number) => trafficCall(context, profile, traffic, j, nowMs),
             index: (sid: string) => trafficIndex(profile, sid),
-            dense: true,
+            // Arrivals are created in number order, a second or more apart: no ties.
+            createdOrder: (nowMs: number, newestFirst: boolean) =>
+              arrivalOrder(arrivedCount(context, profile, traffic, Math.floor(nowMs / 1000)), newestFirst),
           };
     this.calls = new Table(CALL_KIND, context, profile, spec.calls, arrivals);
     this.trafficRecordings =

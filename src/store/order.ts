@@ -2,6 +2,16 @@
 export interface Order {
   readonly length: number;
   at(position: number): number;
+  /**
+   * Work that makes `at` cheap for positions from..to-1, in slices, for orders placed on demand
+   * (see windowed-order.ts); absent where `at` is always cheap. `at` works without it, at once.
+   */
+  ready?(from: number, to: number): Work<void>;
+}
+
+/** Readies positions from..to-1 of an order (nothing to do for most orders). */
+export function* readyRange(order: Order, from: number, to: number): Work<void> {
+  if (order.ready !== undefined && to > from) yield* order.ready(Math.max(0, from), Math.min(to, order.length));
 }
 
 /** Index order: `date_created` descending, since creation time falls as the index grows. */
@@ -23,7 +33,13 @@ export const ARRIVAL_BASE = 2 ** 27;
  */
 export function concatOrder(first: Order, second: Order): Order {
   const n = first.length;
-  return { length: n + second.length, at: (p) => (p < n ? first.at(p) : second.at(p - n)) };
+  const order: Order = { length: n + second.length, at: (p) => (p < n ? first.at(p) : second.at(p - n)) };
+  if (first.ready === undefined && second.ready === undefined) return order;
+  order.ready = function* (from, to) {
+    yield* readyRange(first, from, Math.min(to, n));
+    yield* readyRange(second, from - n, to - n);
+  };
+  return order;
 }
 
 /**

@@ -1,8 +1,9 @@
+import { problems, ValidationError } from '../errors';
 import type { AccountProfile, WorldContext } from '../generators/account';
 import { builtOrders } from './built-orders';
+import { MAX_CALLS } from './fixtures';
 import {
   ARRIVAL_BASE,
-  arrivalOrder,
   type Column,
   concatOrder,
   finish,
@@ -10,6 +11,7 @@ import {
   newTableId,
   type Order,
   permutationOrder,
+  readyRange,
   reverseIndexOrder,
   SLICE,
   sortPermutation,
@@ -98,8 +100,12 @@ export interface Arrivals<R> {
   ids(nowMs: number): Iterable<number>;
   get(j: number, nowMs: number): R;
   index(sid: string): number | undefined;
-  /** Arrivals are exactly 0…count−1, created in that order: the creation orders need no merge. */
-  dense: boolean;
+  /**
+   * The arrivals at the instant by creation, newest first or oldest first, ties as the table's
+   * comparison breaks them: built without a merge, however many have arrived. Every arrival is
+   * newer than every seeded record (those lie before the reference instant, arrivals after it).
+   */
+  createdOrder(nowMs: number, newestFirst: boolean): Order;
 }
 
 /**
@@ -120,8 +126,17 @@ export interface TableKind<R, C extends string> {
 }
 
 const MAX_FILTERED = 32;
-/** Inserted records and arrivals held made while an order is merged, at most. */
-const MEMO_RECORDS = 200_000;
+/** Inserted records and arrivals merged into an order, at most. */
+export const MERGE_LIMIT = 3_000_000;
+/** Records a filter scans, at most: the largest seeded list and a merge's worth of writes. */
+export const SCAN_LIMIT = MAX_CALLS + MERGE_LIMIT;
+
+/** What an order compares a record by: its sorted value, its creation time, and its id (for the sid). */
+interface SortKey {
+  v: string | number;
+  c: number;
+  id: number;
+}
 const sortKey = (sort: StoreSort<string> | null): string =>
   sort === null ? 'default' : `${sort.column}:${sort.direction}`;
 
@@ -374,13 +389,11 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     let order: Order;
     if (arrived === 0) {
       order = this.overlay.empty ? seeded : yield* this.merged(sort, seeded, get, writes, 0);
-    } else if (this.arrivals?.dense === true && this.overlay.empty && (sort === null || sort.column === 'created')) {
-      // Every arrival is newer than every seeded record (those lie hours before the reference
-      // instant, arrivals after it): the creation orders are the two runs end to end, no merge.
-      const asc = sort?.direction === 'asc';
-      order = asc
-        ? concatOrder(seeded, arrivalOrder(arrived, false))
-        : concatOrder(arrivalOrder(arrived, true), seeded);
+    } else if (this.overlay.empty && (sort === null || sort.column === 'created')) {
+      // Every arrival is newer than every seeded record: the creation orders are the two runs
+      // end to end, no merge (ten years of traffic merged would never end).
+      const arrivals = (this.arrivals as Arrivals<R>).createdOrder(this.clockSeen, sort?.direction !== 'asc');
+      order = sort?.direction === 'asc' ? concatOrder(seeded, arrivals) : concatOrder(arrivals, seeded);
     } else {
       order = yield* this.merged(sort, seeded, get, writes, arrived);
     }
@@ -401,28 +414,32 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     const key = sortKey(sort);
     let perm = this.overlayOrders.get(key);
     if (perm === undefined) {
-      const compare = this.comparator(sort);
+      // Arrivals are placed as inserts are: among the seeded order, by the same comparison.
+      // Past MERGE_LIMIT (years of traffic) the merge would outgrow memory and take hours.
+      const merging = this.overlay.insertedCount + arrived;
+      if (merging > MERGE_LIMIT) throw new ValidationError('', problems.mergeTooLarge(merging, MERGE_LIMIT));
+      const compare = this.comparator(sort, (id) => get(id).sid);
       // mergeOrder leaves out deleted seeded indexes; deleted arrivals are never added.
       const deleted = new Set<number>();
       const gone = new Set<number>();
       for (const id of this.overlay.deletedIds()) (id < INSERT_BASE ? deleted : gone).add(id);
-      // Arrivals are placed as inserts are: among the seeded order, by the same comparison.
       const inserted = Array.from(this.overlay.insertedEntries(), ([id]) => id);
       if (arrived > 0) {
         for (const j of (this.arrivals as Arrivals<R>).ids(this.clockSeen)) {
           if (!gone.has(ARRIVAL_BASE + j)) inserted.push(ARRIVAL_BASE + j);
+          if (inserted.length % SLICE === 0) yield;
         }
       }
-      // Each inserted record (and arrival) is made once for the comparisons, not once a comparison,
-      // while they are few enough to hold; past that they are made again as compared.
-      const made = new Map<number, R>();
-      if (inserted.length <= MEMO_RECORDS) {
-        for (let k = 0; k < inserted.length; k++) {
-          made.set(inserted[k] as number, get(inserted[k] as number));
-          if (k % 1024 === 1023) yield;
-        }
+      // Each inserted record's (and arrival's) sort key is made once, not once a comparison: the
+      // key alone is held (a value and a time), so two million of them fit in a few hundred MB.
+      const keyOf = this.keyOf(sort);
+      const made = new Map<number, SortKey>();
+      for (let k = 0; k < inserted.length; k++) {
+        const id = inserted[k] as number;
+        made.set(id, keyOf(get(id), id));
+        if (k % 1024 === 1023) yield;
       }
-      const record = (id: number) => made.get(id) ?? get(id);
+      const record = (id: number) => made.get(id) ?? keyOf(get(id), id);
       perm = yield* mergeOrder(seeded, deleted, inserted, (a, b) => compare(record(a), record(b)));
       if (writes === this.writeCount) this.overlayOrders.set(key, perm);
     }
@@ -439,8 +456,11 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     const key = `${sortKey(sort)}|${filter.key}`;
     let perm = this.filtered.get(key);
     if (perm === undefined) {
+      // Past SCAN_LIMIT (years of traffic) the scan would take hours and its result outgrow memory.
+      if (order.length > SCAN_LIMIT) throw new ValidationError('', problems.scanTooLarge(order.length, SCAN_LIMIT));
       const kept: number[] = [];
       for (let p = 0; p < order.length; p++) {
+        if (p % SLICE === 0) yield* readyRange(order, p, p + SLICE);
         const id = order.at(p);
         if (filter.test(get(id))) kept.push(id);
         if (p % SLICE === 0) yield;
@@ -485,23 +505,33 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     return permutationOrder(perm);
   }
 
-  /**
-   * How the order compares any two records, seeded or inserted: the rule the seeded orders
-   * follow. Production's ORDER BY, then `date_created` descending, then sid for a total order.
-   */
-  private comparator(sort: StoreSort<C | Created> | null): (a: R, b: R) => number {
+  /** The sort key of a record: the sorted column's value (none for creation orders) and its creation time. */
+  private keyOf(sort: StoreSort<C | Created> | null): (rec: R, id: number) => SortKey {
     const { values } = this.kind;
     const created = values.created;
-    const bySid = (a: R, b: R) => (a.sid < b.sid ? -1 : a.sid > b.sid ? 1 : 0);
-    const newest = (a: R, b: R) => created(b) - created(a) || bySid(a, b);
+    if (sort === null || sort.column === 'created') return (rec, id) => ({ v: 0, c: created(rec), id });
+    const value = values[sort.column as C];
+    return (rec, id) => ({ v: value(rec), c: created(rec), id });
+  }
+
+  /**
+   * How the order compares any two records, seeded or inserted, by their keys: the rule the
+   * seeded orders follow. Production's ORDER BY, then `date_created` descending, then sid for a
+   * total order (read only on a tie, which is rare).
+   */
+  private comparator(
+    sort: StoreSort<C | Created> | null,
+    sidOf: (id: number) => string,
+  ): (a: SortKey, b: SortKey) => number {
+    const bySid = (a: SortKey, b: SortKey) => {
+      const x = sidOf(a.id);
+      const y = sidOf(b.id);
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+    const newest = (a: SortKey, b: SortKey) => b.c - a.c || bySid(a, b);
     if (sort === null) return newest;
     const sign = sort.direction === 'asc' ? 1 : -1;
-    if (sort.column === 'created') return (a, b) => sign * (created(a) - created(b)) || bySid(a, b);
-    const value = values[sort.column as C];
-    return (a, b) => {
-      const x = value(a);
-      const y = value(b);
-      return (x < y ? -sign : x > y ? sign : 0) || newest(a, b);
-    };
+    if (sort.column === 'created') return (a, b) => sign * (a.c - b.c) || bySid(a, b);
+    return (a, b) => (a.v < b.v ? -sign : a.v > b.v ? sign : 0) || newest(a, b);
   }
 }

@@ -2,6 +2,7 @@ import type { AccountProfile, WorldContext } from '../generators/account';
 import type { RecordingRecord } from '../generators/recording';
 import {
   arrivedCount,
+  RECORDED_PER_BLOCK,
   recordedBelow,
   recordedInBlock,
   SETTLE_SEC,
@@ -9,8 +10,23 @@ import {
   type TrafficSpec,
   trafficRecording,
   trafficRecordingIndex,
+  trafficRecordingSid,
 } from '../generators/traffic';
+import { ARRIVAL_BASE, type Order } from './order';
 import type { Arrivals } from './table';
+import { windowedOrder } from './windowed-order';
+
+/** How many of the ascending numbers in `sorted` are below `x`. */
+function countBelow(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** Appearance times held at most; past it they are made again as asked. */
 const APPEAR_HELD = 200_000;
@@ -25,9 +41,10 @@ const APPEAR_HELD = 200_000;
  * Nothing here depends on whose clock asks: a sandbox shares its parent's.
  */
 export class TrafficRecordings implements Arrivals<RecordingRecord> {
-  readonly dense = false;
-  /** Appearance second by arrival number, for recorded arrivals of recent windows. */
-  private appear = new Map<number, number>();
+  /** Creation and appearance seconds by arrival number, for recorded arrivals looked at lately. */
+  private appear = new Map<number, readonly [number, number]>();
+  /** Creation orders placed at the instant of `window`, by direction: dropped when it moves. */
+  private orders = new Map<boolean, Order>();
   private window: { nowMs: number; settledBy: number; ids: number[]; set: Set<number> } | null = null;
 
   constructor(
@@ -37,18 +54,28 @@ export class TrafficRecordings implements Arrivals<RecordingRecord> {
   ) {}
 
   private appearSec(j: number): number {
-    let sec = this.appear.get(j);
-    if (sec === undefined) {
-      sec = (trafficRecording(this.world, this.account, this.traffic, j) as { appearSec: number }).appearSec;
+    return this.times(j)[1];
+  }
+
+  /** Creation and appearance seconds of recorded arrival `j`, made once while held. */
+  private times(j: number): readonly [number, number] {
+    let t = this.appear.get(j);
+    if (t === undefined) {
+      const r = trafficRecording(this.world, this.account, this.traffic, j) as {
+        rec: RecordingRecord;
+        appearSec: number;
+      };
+      t = [r.rec.createdSec, r.appearSec];
       if (this.appear.size >= APPEAR_HELD) this.appear.clear();
-      this.appear.set(j, sec);
+      this.appear.set(j, t);
     }
-    return sec;
+    return t;
   }
 
   /** The recent recorded arrivals that have appeared by `nowMs`, and below which all have. */
   private at(nowMs: number): { settledBy: number; ids: number[]; set: Set<number> } {
     if (this.window?.nowMs === nowMs) return this.window;
+    this.orders.clear();
     const { world, account, traffic } = this;
     const nowSec = Math.floor(nowMs / 1000);
     const settledBy = arrivedCount(world, account, traffic, nowSec - SETTLE_SEC);
@@ -91,6 +118,45 @@ export class TrafficRecordings implements Arrivals<RecordingRecord> {
     const r = trafficRecording(this.world, this.account, this.traffic, j);
     if (r === null) throw new Error(`arrival ${j} has no recording`);
     return r.rec;
+  }
+
+  /**
+   * By creation, newest or oldest first, ties by sid ascending (the table's comparison): arrival
+   * order but for the recordings made within SETTLE_SEC of each other, so each page sorts only
+   * the recordings near it. Ten years of traffic at one call a second (118 million recordings)
+   * answered a first page in about 0.2 s; merging them all into an order never finished.
+   */
+  createdOrder(nowMs: number, newestFirst: boolean): Order {
+    const w = this.at(nowMs);
+    const made = this.orders.get(newestFirst);
+    if (made !== undefined) return made;
+    const { account } = this;
+    const settled = recordedBelow(account, w.settledBy);
+    const created = (j: number) => this.times(j)[0];
+    const sid = (j: number) => trafficRecordingSid(account, j);
+    const sign = newestFirst ? -1 : 1;
+    // Arrivals are at least a slot apart less a second: past `reach` arrivals, SETTLE_SEC has passed.
+    const reach = Math.ceil((SETTLE_SEC + 2) / (3600 / this.traffic.callsPerHour)) + 2;
+    const inner = windowedOrder({
+      length: settled + w.ids.length,
+      idAt: (r) => {
+        if (r >= settled) return w.ids[r - settled] as number;
+        const block = Math.floor(r / RECORDED_PER_BLOCK);
+        return block * TRAFFIC_BLOCK + (recordedInBlock(account, block)[r % RECORDED_PER_BLOCK] as number);
+      },
+      rankBelow: (j) => (j <= w.settledBy ? recordedBelow(account, j) : settled + countBelow(w.ids, j)),
+      reach,
+      drift: RECORDED_PER_BLOCK * (Math.floor(reach / TRAFFIC_BLOCK) + 2),
+      compare: (a, b) => sign * (created(a) - created(b)) || (sid(a) < sid(b) ? -1 : sid(a) > sid(b) ? 1 : 0),
+      reversed: newestFirst,
+    });
+    const order: Order = {
+      length: inner.length,
+      at: (p) => ARRIVAL_BASE + inner.at(p),
+      ready: (from, to) => inner.ready(from, to),
+    };
+    this.orders.set(newestFirst, order);
+    return order;
   }
 
   index(sid: string): number | undefined {

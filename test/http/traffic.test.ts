@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { problems } from '../../src/errors';
+import { MERGE_LIMIT, SCAN_LIMIT } from '../../src/store/table';
 import { byCalls, makeEmulator } from '../support/app';
 
 type Item = Record<string, any>;
@@ -187,5 +188,30 @@ describe('live traffic', () => {
       .send(JSON.stringify({ friendly_name: 'X', traffic: { calls_per_hour: rate } }));
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(problems.trafficRate);
+  });
+
+  test('after ten years at one call a second, an order that would merge or a filter that would scan them all is a clear 400, and the creation orders answer', async () => {
+    const em = makeEmulator({ accounts: [{ ...LIVE, traffic: { callsPerHour: 3600 } }] });
+    const a = em.world.accounts()[0]!;
+    await move(em.app, 'P3650D');
+    const get = (list: string, query: string) =>
+      request(em.app).get(`/call/2012-04-24/Accounts/${a.profile.sid}/${list}.json?${query}`).auth(a.profile.token, '');
+    const calls = (await get('Calls', 'PageSize=1')).body.total as number;
+    const recordings = (await get('Recordings', 'PageSize=1')).body.total as number;
+    expect(calls - 300).toBeGreaterThan(MERGE_LIMIT);
+    const cases: [string, string, string][] = [
+      ['Calls', 'SortBy=From', problems.mergeTooLarge(calls - 300, MERGE_LIMIT)],
+      ['Recordings', 'SortBy=Duration', problems.mergeTooLarge(recordings - 40, MERGE_LIMIT)],
+      ['Calls', 'Status=completed', problems.scanTooLarge(calls, SCAN_LIMIT)],
+      ['Recordings', 'StartTime=2030-01-01', problems.scanTooLarge(recordings, SCAN_LIMIT)],
+    ];
+    for (const [list, query, message] of cases) {
+      const res = await get(list, query);
+      expect({ query, status: res.status, body: res.body }).toEqual({ query, status: 400, body: { message } });
+    }
+    for (const query of ['SortBy=DateCreated:asc&PageSize=5', 'PageSize=5&Page=1000000']) {
+      expect((await get('Recordings', query)).status).toBe(200);
+      expect((await get('Calls', query)).status).toBe(200);
+    }
   });
 });

@@ -126,6 +126,7 @@ function curl(url: string, token?: string): Promise<number> {
 const basic = (token: string) => ({ authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` });
 const callsUrl = (url: string, a: AdminAccount, query: string) =>
   `${url}/call/2012-04-24/Accounts/${a.sid}/Calls.json${query}`;
+const recordingsUrl = (url: string, a: AdminAccount) => `${url}/call/2012-04-24/Accounts/${a.sid}/Recordings.json`;
 const admin = (url: string, method: string, path: string, body?: unknown) =>
   fetch(`${url}/__admin${path}`, {
     method,
@@ -261,7 +262,7 @@ describe('clock moves over live traffic', () => {
     ['four weeks', 'P28D', 3600 * 24 * 28],
     ['ten years', 'P3650D', 3600 * 24 * 3650],
   ])(
-    'a move of %s at 3,600 calls an hour answers, and so do health and the calls list after it',
+    'a move of %s at 3,600 calls an hour answers, and so do health and the calls and recordings lists after it',
     async (_what, advance, seconds) => {
       const dir = mkdtempSync(join(tmpdir(), 'callrec-traffic-'));
       const fixtures = join(dir, 'f.json');
@@ -283,17 +284,71 @@ describe('clock moves over live traffic', () => {
             ).json()) as {
               total: number;
             };
-            const health = (await (await fetch(`${em.url}/__admin/health`)).json()) as { recordings: number };
-            return { calls: page.total, recordings: health.recordings };
+            const health = (await (await fetch(`${em.url}/__admin/health`)).json()) as {
+              recordings: number;
+              clock: string;
+            };
+            return { calls: page.total, recordings: health.recordings, clockMs: Date.parse(health.clock) };
           },
           true,
           // The first count after the move looks at the last four hours' calls once: about 0.1 s.
           500,
-        )) as { calls: number; recordings: number };
+        )) as { calls: number; recordings: number; clockMs: number };
         // One arrival a second, give or take the slot's seeded point; 3 of every 8 recorded.
         expect(Math.abs(counts.calls - 448 - seconds)).toBeLessThanOrEqual(2);
         expect(counts.recordings).toBeGreaterThan(160 + 0.37 * seconds);
         expect(counts.recordings).toBeLessThan(160 + 0.38 * seconds);
+        // The recordings list after the move: newest and oldest pages, one in the middle, and
+        // the same pages oldest first. Placing one looks at the few hours of recordings near it.
+        const total = counts.recordings;
+        const pages = await underAttack(
+          em,
+          async () => {
+            const got: { sids: string[]; total: number; dates: number[] }[] = [];
+            for (const query of [
+              'Page=0',
+              `Page=${Math.floor(total / 100)}`,
+              `Page=${Math.floor(total / 200)}`,
+              'SortBy=DateCreated:asc&Page=0',
+              `SortBy=DateCreated:asc&Page=${Math.floor(total / 200)}`,
+            ]) {
+              const res = await fetch(`${recordingsUrl(em.url, a)}?PageSize=100&${query}`, { headers: basic(a.token) });
+              expect(res.status).toBe(200);
+              const body = (await res.json()) as { total: number; recordings: { sid: string; date_created: string }[] };
+              got.push({
+                total: body.total,
+                sids: body.recordings.map((r) => r.sid),
+                dates: body.recordings.map((r) => Date.parse(r.date_created)),
+              });
+            }
+            return got;
+          },
+          true,
+          500,
+        );
+        for (const page of pages) {
+          expect(page.total).toBe(total);
+          expect(page.sids.length).toBeGreaterThan(0);
+        }
+        const [newest, oldest, middle, first, middleAsc] = pages as [
+          (typeof pages)[0],
+          (typeof pages)[0],
+          (typeof pages)[0],
+          (typeof pages)[0],
+          (typeof pages)[0],
+        ];
+        // Newest first falls, oldest first rises; the last page of one is the first of the other.
+        for (const [page, sign] of [
+          [newest, -1],
+          [middle, -1],
+          [first, 1],
+          [middleAsc, 1],
+        ] as const)
+          for (let k = 1; k < page.dates.length; k++)
+            expect(sign * ((page.dates[k] as number) - (page.dates[k - 1] as number))).toBeGreaterThanOrEqual(0);
+        expect(oldest.sids.at(-1)).toBe(first.sids[0]);
+        // The newest recording is of the last few hours' traffic.
+        expect(newest.dates[0] as number).toBeGreaterThan(counts.clockMs - 5 * 3600 * 1000);
       } finally {
         await em.stop();
       }

@@ -7,6 +7,7 @@ import {
   trafficOutcome,
   trafficRecording,
 } from '../../src/generators/traffic';
+import { ARRIVAL_BASE } from '../../src/store/order';
 import { TrafficRecordings } from '../../src/store/traffic-recordings';
 
 const world = makeWorldContext('traffic', Date.UTC(2025, 5, 1, 12));
@@ -121,4 +122,37 @@ describe('recordings of live traffic', () => {
       for (let j = 0; j <= last + 3; j++) expect(set.has(j, nowSec * 1000)).toBe(expected.includes(j));
     }
   });
+
+  test.each([
+    [3600, 12],
+    [120, 24 * 30],
+    [1, 24 * 400],
+  ])(
+    'the creation orders at %d an hour after %d hours equal a full sort of every recording, both ways',
+    (rate, hours) => {
+      const t = { callsPerHour: rate };
+      const set = new TrafficRecordings(world, account, t);
+      // An instant a few minutes after a call ended, so that some recent recordings have not appeared.
+      const nowMs = (start + hours * 3600 + 97) * 1000;
+      const ids = [...set.ids(nowMs)];
+      expect(ids.length).toBe(set.count(nowMs));
+      const rec = new Map(ids.map((j) => [j, set.get(j, nowMs)]));
+      const bySid = (a: number, b: number) => {
+        const x = rec.get(a)?.sid as string;
+        const y = rec.get(b)?.sid as string;
+        return x < y ? -1 : x > y ? 1 : 0;
+      };
+      const created = (j: number) => rec.get(j)?.createdSec as number;
+      for (const newestFirst of [true, false]) {
+        const sign = newestFirst ? -1 : 1;
+        const expected = [...ids].sort((a, b) => sign * (created(a) - created(b)) || bySid(a, b));
+        const order = set.createdOrder(nowMs, newestFirst);
+        expect(order.length).toBe(expected.length);
+        const got = Array.from({ length: order.length }, (_, p) => order.at(p) - ARRIVAL_BASE);
+        expect(got).toEqual(expected);
+      }
+      // Recordings made out of arrival order: the orders above are more than arrival order.
+      expect(ids.some((j, k) => k > 0 && created(j) < created(ids[k - 1] as number))).toBe(rate > 1);
+    },
+  );
 });
