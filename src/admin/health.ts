@@ -1,11 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isoMillis } from '../format/dates';
+import { withAliases } from '../format/openapi';
 import { VERSION } from '../version';
 import { type AdminHandler, ok } from './context';
 
-/** The OpenAPI document, kept in the repository and shipped in the package. */
-const OPENAPI = readFileSync(resolve(__dirname, '..', '..', 'openapi.json'));
+/**
+ * The served OpenAPI document: the one kept in the repository (each API operation once) with
+ * its aliases under every mount and without `.json` (see format/openapi.ts), made when first asked.
+ */
+let served: Buffer | undefined;
+export function servedOpenApi(): Buffer {
+  served ??= Buffer.from(
+    `${JSON.stringify(withAliases(JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'openapi.json'), 'utf8'))), null, 2)}\n`,
+  );
+  return served;
+}
 
 /** `GET /__admin/health`: open even behind an admin token, for container health checks. */
 export const health: AdminHandler = (ctx) => {
@@ -27,4 +37,4 @@ export const health: AdminHandler = (ctx) => {
   });
 };
 
-export const openapi: AdminHandler = () => ({ status: 200, bytes: OPENAPI, type: 'application/json' });
+export const openapi: AdminHandler = () => ({ status: 200, bytes: servedOpenApi(), type: 'application/json' });

@@ -2,13 +2,17 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
+import { withAliases } from '../../src/format/openapi';
 
 /**
  * Every response the HTTP tests receive is checked against openapi.json, so the document cannot
  * drift from the code: a status it does not list, or a body its schema refuses, is a violation,
  * and the suite fails at its end (see openapi-setup.ts).
  */
-const doc = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'openapi.json'), 'utf8')) as {
+// The document as served: the kept one with its mount and suffix aliases.
+const doc = withAliases(
+  JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'openapi.json'), 'utf8')),
+) as unknown as {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
 };
 
