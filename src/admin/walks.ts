@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { isoMillis } from '../format/dates';
+import type { ListName } from '../generators/lists';
 import type { JournaledPage } from '../harness/journal';
 import { runSliced } from '../http/slices';
 import { queryInt, queryOf } from '../input/fields';
 import { parseListQuery } from '../query/list-query';
-import { CALL_LIST, RECORDING_LIST } from '../query/lists';
+import { LIST_SPECS } from '../query/lists';
 import type { WalkPage } from '../query/walk';
+import { STORE_LISTS } from '../store/lists';
 import { type Order, readyRange, type Work } from '../store/order';
-import type { World } from '../store/world';
+import type { Account, World } from '../store/world';
 import { type AdminHandler, ok } from './context';
 
 /** Lists longer than this get no `missed` count: the report would read every record. */
@@ -25,7 +27,7 @@ export interface WalkReport {
   /** Who walked: a digest of the credentials (never the credentials). */
   client: string;
   account: string;
-  list: 'calls' | 'recordings';
+  list: ListName;
   sort: string | null;
   filter: string;
   /** Pages fetched, in sequence, from `first_page` to `last_page`. */
@@ -65,6 +67,14 @@ interface ListNow {
   created: (id: number) => number;
 }
 
+/** A list of the account in the order and filter of a walk's query, as it is now. */
+function* listNow<K extends ListName>(account: Account, list: K, query: string): Work<ListNow> {
+  const q = parseListQuery(query, LIST_SPECS[list]);
+  const { order, get } = yield* account.tables[list].prepare(q.sort, q.filter);
+  const created = STORE_LISTS[list].kind.values.created;
+  return { order, sid: (id) => get(id).sid, created: (id) => created(get(id)) };
+}
+
 /**
  * The walk's records that existed at its start, exist now, and were never served; in list order,
  * the first LISTED_SIDS of them, and how many. `lists` keeps each list order prepared for one
@@ -79,22 +89,14 @@ function* missedOf(
   const first = (w.pages[0] as Walk['pages'][number]).walk;
   const account = world.account(first.account);
   if (account === undefined) return null;
-  const table = first.list === 'calls' ? account.calls : account.recordings;
+  const table = account.tables[first.list];
   // The account was made again since (a reset keeps tables; a delete and re-create does not).
   if (table.id !== first.table || table.count > MISSED_LIMIT) return null;
   // The walk's order and filter, from its first request, over the list as it is now.
   const key = `${table.id}|${first.list}|${w.query}`;
   let state = lists.get(key);
   if (state === undefined) {
-    if (first.list === 'calls') {
-      const q = parseListQuery(w.query, CALL_LIST);
-      const { order, get } = yield* account.calls.prepare(q.sort, q.filter);
-      state = { order, sid: (id) => get(id).sid, created: (id) => get(id).startSec };
-    } else {
-      const q = parseListQuery(w.query, RECORDING_LIST);
-      const { order, get } = yield* account.recordings.prepare(q.sort, q.filter);
-      state = { order, sid: (id) => get(id).sid, created: (id) => get(id).createdSec };
-    }
+    state = yield* listNow(account, first.list, w.query);
     lists.set(key, state);
   }
   const startSec = Math.floor(first.clockMs / 1000);
@@ -164,7 +166,7 @@ function* report(world: World, w: Walk, lists: Map<string, ListNow>): Work<WalkR
   for (const { walk } of w.pages) for (const id of walk.ids) seen.set(id, (seen.get(id) ?? 0) + 1);
   yield;
   const account = world.account(first.account);
-  const table = account === undefined ? undefined : first.list === 'calls' ? account.calls : account.recordings;
+  const table = account?.tables[first.list];
   const sidOf = (id: number) =>
     (table !== undefined && table.id === first.table ? table.get(id)?.sid : undefined) ?? `#${id}`;
   let served = 0;

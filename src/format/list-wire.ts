@@ -1,13 +1,11 @@
-import type { CallRecord } from '../generators/call';
-import type { RecordingRecord } from '../generators/recording';
+import type { ListName, ListRecords } from '../generators/lists';
 import { callJson } from './call';
-import type { ListKey } from './envelope';
 import { recordingJson } from './recording';
-import { callsListUri, type Dialect } from './uris';
+import { type Dialect, listUri } from './uris';
 
 /** What the wire says of one list: the items' key, the list's printed `uri`, and how an item is written. */
 export interface ListWire<R> {
-  key: ListKey;
+  key: ListName;
   uri(accountSid: string, at: ListAt): string;
   item(record: R, accountSid: string, fileBase: string): string;
 }
@@ -18,17 +16,20 @@ export interface ListAt {
   mount: string;
 }
 
-/** @example CALLS_WIRE.uri('AC1', at) // '/2012-04-24/Accounts/AC1/Calls' (no /call, no .json: production's quirk) */
-export const CALLS_WIRE: ListWire<CallRecord> = {
-  key: 'calls',
-  // Production builds it from the API version alone, in every dialect.
-  uri: (accountSid) => callsListUri(accountSid),
-  item: (c, sid) => callJson(c, sid),
-};
-
-/** @example RECORDINGS_WIRE.uri('AC1', { dialect: DIALECTS.spec, mount: '/call' }) // '/call/2012-04-24/Accounts/AC1/Recordings.json' */
-export const RECORDINGS_WIRE: ListWire<RecordingRecord> = {
-  key: 'recordings',
-  uri: (accountSid, at) => at.dialect.recordingsListUri(accountSid, at.mount),
-  item: recordingJson,
+/**
+ * The wire's part of the registry (see generators/lists.ts): each list's items key (its name),
+ * its `uri` in production's style for that list, and its item writer.
+ * @example LIST_WIRES.calls.uri('AC1', at) // '/2012-04-24/Accounts/AC1/Calls' (no /call, no .json: production's quirk)
+ */
+export const LIST_WIRES: { readonly [K in ListName]: ListWire<ListRecords[K]> } = {
+  calls: {
+    key: 'calls',
+    uri: (accountSid, at) => listUri('calls', accountSid, at.dialect, at.mount),
+    item: (c, sid) => callJson(c, sid),
+  },
+  recordings: {
+    key: 'recordings',
+    uri: (accountSid, at) => listUri('recordings', accountSid, at.dialect, at.mount),
+    item: recordingJson,
+  },
 };

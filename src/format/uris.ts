@@ -6,6 +6,8 @@
  * `/call` (README, "Production quirks we copy").
  */
 
+import { type ListName, perList } from '../generators/lists';
+
 /** The one interface version; any other version segment is a 404. */
 export const API_VERSION = '2012-04-24';
 /** The prefix under which the service is mounted. */
@@ -21,10 +23,10 @@ export const RESTCOMM_MOUNT = '/restcomm';
  */
 export function apiRoutes(mount: string) {
   const base = `${mount}/${API_VERSION}/Accounts`;
+  const lists = perList((name) => `${base}/:accountSid/${LIST_PATHS[name].segment}{.json}`);
   return {
     account: `${base}/:accountRef{.json}`,
-    calls: `${base}/:accountSid/Calls{.json}`,
-    recordings: `${base}/:accountSid/Recordings{.json}`,
+    ...lists,
     call: `${base}/:accountSid/Calls/:callSid{.json}`,
     callRecordings: `${base}/:accountSid/Calls/:callSid/Recordings{.json}`,
     callNotifications: `${base}/:accountSid/Calls/:callSid/Notifications{.json}`,
@@ -33,6 +35,17 @@ export function apiRoutes(mount: string) {
   } as const;
 }
 export type ApiRoutes = ReturnType<typeof apiRoutes>;
+
+/**
+ * How each list is named in paths, and how it prints its own `uri`. Production is inconsistent,
+ * and we copy it: `servlet`, from the API version alone (no mount, no `.json`), as the calls
+ * list does in every dialect; `request`, from the path the request came on, as the recordings
+ * list does (see `Dialect.requestListUri`).
+ */
+export const LIST_PATHS: { readonly [K in ListName]: { segment: string; uri: 'servlet' | 'request' } } = {
+  calls: { segment: 'Calls', uri: 'servlet' },
+  recordings: { segment: 'Recordings', uri: 'request' },
+};
 
 /** The service's own routes, under `/call`, and the index. */
 export const routes = { index: '/', ...apiRoutes(MOUNT) } as const;
@@ -49,8 +62,8 @@ export interface Dialect {
   mounts: readonly string[];
   /** Where `file_uri` points: production formats `/restcomm/…` into it, whatever the request. */
   fileMount: string;
-  /** The recordings list's `uri`, given the mount the request came under. */
-  recordingsListUri(accountSid: string, mount: string): string;
+  /** The `uri` a list of the `request` style prints, given its path segment and the mount the request came under. */
+  requestListUri(accountSid: string, segment: string, mount: string): string;
   /** Whether `AccountSid:AuthToken` (or the account's email) logs in, and the account resource answers. */
   restcommAccounts: boolean;
 }
@@ -61,7 +74,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     mounts: [MOUNT],
     fileMount: MOUNT,
     // The documented form, from before production stripped `.json` from the request path.
-    recordingsListUri: (accountSid) => `${MOUNT}${accountPath(accountSid)}/Recordings.json`,
+    requestListUri: (accountSid, segment) => `${MOUNT}${accountPath(accountSid)}/${segment}.json`,
     restcommAccounts: false,
   },
   restcomm: {
@@ -71,7 +84,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     mounts: [RESTCOMM_MOUNT, MOUNT, ''],
     fileMount: RESTCOMM_MOUNT,
     // The request path after AcceptFilter has stripped `.json` (the SDK fixtures since 2018).
-    recordingsListUri: (accountSid, mount) => `${mount}${accountPath(accountSid)}/Recordings`,
+    requestListUri: (accountSid, segment, mount) => `${mount}${accountPath(accountSid)}/${segment}`,
     restcommAccounts: true,
   },
 };
@@ -126,14 +139,26 @@ function accountPath(accountSid: string): string {
   return `/${API_VERSION}/Accounts/${accountSid}`;
 }
 
+/**
+ * The `uri` a list prints, in its style (see LIST_PATHS), for a request under `mount`.
+ * @example listUri('calls', 'AC1', DIALECTS.restcomm, '/restcomm') // '/2012-04-24/Accounts/AC1/Calls'
+ * @example listUri('recordings', 'AC1', DIALECTS.spec, '/call') // '/call/2012-04-24/Accounts/AC1/Recordings.json'
+ */
+export function listUri(name: ListName, accountSid: string, dialect: Dialect, mount: string): string {
+  const { segment, uri } = LIST_PATHS[name];
+  return uri === 'servlet'
+    ? `${accountPath(accountSid)}/${segment}`
+    : dialect.requestListUri(accountSid, segment, mount);
+}
+
 /** @example callsListUri('AC1') // '/2012-04-24/Accounts/AC1/Calls' */
 export function callsListUri(accountSid: string): string {
-  return `${accountPath(accountSid)}/Calls`;
+  return listUri('calls', accountSid, DIALECTS.spec, MOUNT);
 }
 
 /** @example recordingsListUri('AC1') // '/call/2012-04-24/Accounts/AC1/Recordings.json' */
 export function recordingsListUri(accountSid: string): string {
-  return DIALECTS.spec.recordingsListUri(accountSid, MOUNT);
+  return listUri('recordings', accountSid, DIALECTS.spec, MOUNT);
 }
 
 /** The path a client requests for the calls list. @example callsListPath('AC1') // '/call/2012-04-24/Accounts/AC1/Calls.json' */

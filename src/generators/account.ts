@@ -1,6 +1,7 @@
 import { sipUser } from '../random/faker';
 import { SidCodec } from '../random/sid-codec';
 import { Stream, StreamFamily } from '../random/stream';
+import { LIST_STREAMS, type ListName, perList } from './lists';
 import type { TrafficSpec } from './traffic';
 
 /** What a fixture says about one account. */
@@ -42,12 +43,11 @@ export interface AccountProfile {
   timeScale: number;
   /** Per-record streams: record i of a kind draws from `streams[kind].at(i)` alone. */
   streams: {
-    call: StreamFamily;
-    recording: StreamFamily;
+    /** Each list's seeded records, by index. */
+    seeded: { readonly [K in ListName]: StreamFamily };
+    /** Defaults of each list's admin-inserted records, by insert number. */
+    inserted: { readonly [K in ListName]: StreamFamily };
     recordingBlock: StreamFamily;
-    /** Defaults of admin-inserted records, by insert number. */
-    insertedCall: StreamFamily;
-    insertedRecording: StreamFamily;
     /** Live traffic, by arrival number (see generators/traffic.ts). */
     traffic: StreamFamily;
     trafficRecording: StreamFamily;
@@ -58,8 +58,7 @@ export interface AccountProfile {
   };
   /** Seeded sids are made from indexes and read back (see SidCodec). */
   sids: {
-    call: SidCodec;
-    recording: SidCodec;
+    seeded: { readonly [K in ListName]: SidCodec };
     traffic: SidCodec;
     trafficRecording: SidCodec;
   };
@@ -136,19 +135,16 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
   }
   const timeScale = s.int(2_500_000, 4_500_000);
   const streams = {
-    call: new StreamFamily([seed, data, 'call']),
-    recording: new StreamFamily([seed, data, 'recording']),
+    seeded: perList((name) => new StreamFamily([seed, data, LIST_STREAMS[name]])),
+    inserted: perList((name) => new StreamFamily([seed, data, `inserted-${LIST_STREAMS[name]}`])),
     recordingBlock: new StreamFamily([seed, data, 'recording-block']),
-    insertedCall: new StreamFamily([seed, data, 'inserted-call']),
-    insertedRecording: new StreamFamily([seed, data, 'inserted-recording']),
     traffic: new StreamFamily([seed, data, 'traffic']),
     trafficRecording: new StreamFamily([seed, data, 'traffic-recording']),
     trafficLayout: new StreamFamily([seed, data, 'traffic-layout']),
     trafficTalk: new StreamFamily([seed, data, 'traffic-talk']),
   };
   const sids = {
-    call: new SidCodec([seed, data, 'call-sid']),
-    recording: new SidCodec([seed, data, 'recording-sid']),
+    seeded: perList((name) => new SidCodec([seed, data, `${LIST_STREAMS[name]}-sid`])),
     traffic: new SidCodec([seed, data, 'traffic-sid']),
     trafficRecording: new SidCodec([seed, data, 'traffic-recording-sid']),
   };

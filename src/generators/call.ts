@@ -192,13 +192,13 @@ export function callSortFields(
   layout?: Uint8Array,
   upTo: CallStage = 'price',
 ): CallSortFields {
-  return drawHead(account, account.streams.call.at(i), recordingsOnCall(account, i, layout) > 0, upTo).fields;
+  return drawHead(account, account.streams.seeded.calls.at(i), recordingsOnCall(account, i, layout) > 0, upTo).fields;
 }
 
 function drawCore(world: WorldContext, account: AccountProfile, i: number, s: Stream): CallCore {
   const { u, endpoint, fields } = drawHead(account, s, recordingsOnCall(account, i) > 0);
   const instanceId = s.pick(world.instanceIds);
-  const sid = `${instanceId}-CA${account.sids.call.encode(i)}`;
+  const sid = `${instanceId}-CA${account.sids.seeded.calls.encode(i)}`;
   return finishCore(fields, endpoint, sid, instanceId, startFromDraw(world, account, i, u), s);
 }
 
@@ -244,7 +244,7 @@ export function drawDefaults(
 
 /** Call `i` without its caller name (the costliest field), for recordings. */
 export function generateCallCore(world: WorldContext, account: AccountProfile, i: number): CallCore {
-  return drawCore(world, account, i, account.streams.call.at(i));
+  return drawCore(world, account, i, account.streams.seeded.calls.at(i));
 }
 
 /**
@@ -259,14 +259,14 @@ export function seededCallIndex(
 ): number | undefined {
   const m = /^(ID[0-9a-f]{32})-CA([0-9a-f]{32})$/.exec(sid);
   if (m === null) return undefined;
-  const i = account.sids.call.decode(m[2] ?? '');
+  const i = account.sids.seeded.calls.decode(m[2] ?? '');
   if (i === undefined || i >= count) return undefined;
   return generateCallCore(world, account, i).sid === sid ? i : undefined;
 }
 
 /** Call `i` of the account: a pure function of (seed, account, index). */
 export function generateCall(world: WorldContext, account: AccountProfile, i: number): CallRecord {
-  const s = account.streams.call.at(i);
+  const s = account.streams.seeded.calls.at(i);
   const call = drawCore(world, account, i, s) as CallRecord;
   call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
   return call;

@@ -11,7 +11,7 @@ import { OFFSETS_MIN } from './recording';
  * draws in place: the insert puts a call with no dates at its arrival (see admin/call-input.ts).
  */
 export function insertedCallDefaults(world: WorldContext, account: AccountProfile, k: number): CallRecord {
-  const s = account.streams.insertedCall.at(k);
+  const s = account.streams.inserted.calls.at(k);
   const startSec = world.clockSec - s.int(60, 3600);
   const call = drawDefaults(world, account, s, startSec, false) as CallRecord;
   // "ID" and 32 hex digits, then "-CA": the InstanceId stays as drawn.
@@ -25,7 +25,7 @@ export function insertedRecordingDefaults(
   account: AccountProfile,
   k: number,
 ): { sid: string; offsetMin: number; share: number } {
-  const s = account.streams.insertedRecording.at(k);
+  const s = account.streams.inserted.recordings.at(k);
   return {
     sid: `RE${ownInsertHex(account, 'recording', k, s.hex(32))}`,
     offsetMin: s.pick(OFFSETS_MIN),

@@ -40,8 +40,8 @@ export function generateRecording(world: WorldContext, account: AccountProfile, 
   const width = hi - lo + 1;
   const slotHi = hi - Math.floor((place.rank * width) / place.perCall);
   const slotLo = hi - Math.floor(((place.rank + 1) * width) / place.perCall) + 1;
-  const s = account.streams.recording.at(j);
-  const sid = `RE${account.sids.recording.encode(j)}`;
+  const s = account.streams.seeded.recordings.at(j);
+  const sid = `RE${account.sids.seeded.recordings.encode(j)}`;
   const createdSec = s.int(slotLo, slotHi);
   const room = Math.min(createdSec - call.startSec, call.duration);
   const duration = Math.max(0.1, Math.round(room * (0.3 + 0.7 * s.float()) * 100000) / 100000);
@@ -51,6 +51,6 @@ export function generateRecording(world: WorldContext, account: AccountProfile, 
 
 /** The index of the seeded recording with this sid, or undefined (see `seededCallIndex`). */
 export function seededRecordingIndex(account: AccountProfile, sid: string, count: number): number | undefined {
-  const j = /^RE[0-9a-f]{32}$/.test(sid) ? account.sids.recording.decode(sid.slice(2)) : undefined;
+  const j = /^RE[0-9a-f]{32}$/.test(sid) ? account.sids.seeded.recordings.decode(sid.slice(2)) : undefined;
   return j !== undefined && j < count ? j : undefined;
 }

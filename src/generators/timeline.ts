@@ -29,7 +29,7 @@ export function startFromDraw(world: WorldContext, account: AccountProfile, i: n
 
 /** Start of call `i` alone, without making the call. */
 export function callStartSec(world: WorldContext, account: AccountProfile, i: number): number {
-  return startFromDraw(world, account, i, account.streams.call.at(i).float());
+  return startFromDraw(world, account, i, account.streams.seeded.calls.at(i).float());
 }
 
 /**

@@ -1,3 +1,6 @@
+import type { ListName, ListRecords } from '../generators/lists';
+import type { ListColumns } from '../store/lists';
+import type { Created } from '../store/table';
 import { CALL_FILTERS, type FilterDefs, RECORDING_FILTERS } from './filters';
 import { CALL_SORT, RECORDING_SORT, type SortAttributes } from './sort';
 
@@ -11,3 +14,9 @@ export interface ListSpec<C extends string, R> {
 export const CALL_LIST = { sort: CALL_SORT, filters: CALL_FILTERS };
 /** The recordings list: three SortBy attributes, three filters. */
 export const RECORDING_LIST = { sort: RECORDING_SORT, filters: RECORDING_FILTERS };
+
+/** The query's part of the registry (see generators/lists.ts). @example LIST_SPECS.calls.sort.From // 'from' */
+export const LIST_SPECS: { readonly [K in ListName]: ListSpec<ListColumns[K] | Created, ListRecords[K]> } = {
+  calls: CALL_LIST,
+  recordings: RECORDING_LIST,
+};

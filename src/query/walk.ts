@@ -1,3 +1,5 @@
+import type { ListName } from '../generators/lists';
+
 /**
  * One page of a list as a client walked it, for `/__admin/walks`: which list, in which order and
  * filter, which page, and which records it served (by id in their table, so that nothing is
@@ -7,7 +9,7 @@
 export interface WalkPage {
   /** The table the ids are in. */
   table: number;
-  list: 'calls' | 'recordings';
+  list: ListName;
   account: string;
   /** `Column:direction` in store terms, or null for the default order. */
   sort: string | null;

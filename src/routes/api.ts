@@ -2,20 +2,20 @@ import type { Express } from 'express';
 import { authedAccount, requireAccount, requireAccountRef } from '../auth';
 import { accountJson } from '../format/account';
 import { ADMIN, adminRoutes, apiRoutes, routes } from '../format/uris';
+import { LIST_NAMES, type ListName } from '../generators/lists';
 import { accountCreatedSec } from '../generators/timeline';
 import { methodNotAllowed } from '../http/error-handler';
 import type { World } from '../store/world';
 import { VERSION } from '../version';
 import { mountAudio } from './audio';
-import { calls } from './calls';
 import { type ListSettings, listHandler, requireJson } from './list';
-import { recordings } from './recordings';
+import { LIST_RESOURCES } from './lists';
 import { mountRecords, sendJson } from './records';
 
 const ALLOW = 'GET, HEAD';
 
 /**
- * The provider's API under every mount prefix of the dialect: the two lists, the audio, single
+ * The provider's API under every mount prefix of the dialect: every list, the audio, single
  * records, a call's sub-lists and (Restcomm dialect) the account resource.
  * Routes sit on the app itself, not in nested routers: each router level costs every request.
  */
@@ -24,10 +24,11 @@ export function mountApi(app: Express, world: World, settings: ListSettings): vo
   const auth = requireAccount(world, dialect);
   for (const mount of dialect.mounts) {
     const r = apiRoutes(mount);
-    app.get(r.calls, ...auth, listHandler(calls, settings, mount));
-    app.all(r.calls, methodNotAllowed(ALLOW));
-    app.get(r.recordings, ...auth, listHandler(recordings, settings, mount));
-    app.all(r.recordings, methodNotAllowed(ALLOW));
+    const handler = <K extends ListName>(name: K) => listHandler(LIST_RESOURCES[name], settings, mount);
+    for (const name of LIST_NAMES) {
+      app.get(r[name], ...auth, handler(name));
+      app.all(r[name], methodNotAllowed(ALLOW));
+    }
     // The audio route comes before the single-recording one, whose sid would swallow ".wav".
     mountAudio(app, world, r);
     mountRecords(app, world, auth, settings, r);

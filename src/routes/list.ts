@@ -5,6 +5,7 @@ import { ApiError, messages } from '../errors';
 import { envelope } from '../format/envelope';
 import type { ListWire } from '../format/list-wire';
 import type { Dialect } from '../format/uris';
+import type { ListName } from '../generators/lists';
 import { exchangeOf } from '../http/exchange';
 import { runSliced, Shared } from '../http/slices';
 import { parseListQuery } from '../query/list-query';
@@ -29,8 +30,9 @@ export interface ListSettings {
   strict: boolean;
 }
 
-/** One list resource (calls or recordings): its wire shape, its parameters, its table. */
+/** One list resource: its name, its wire shape, its parameters, its table. */
 export interface ListResource<C extends string, R extends { sid: string }> {
+  name: ListName;
   wire: ListWire<R>;
   query: ListSpec<C, R>;
   table(account: Account): TableView<R, C>;
@@ -38,11 +40,12 @@ export interface ListResource<C extends string, R extends { sid: string }> {
 
 /** A list resource, its types read off its parts. */
 export function listResource<C extends string, R extends { sid: string }>(
+  name: ListName,
   wire: ListWire<R>,
   query: ListSpec<C, R>,
   table: (account: Account) => TableView<R, C>,
 ): ListResource<C, R> {
-  return { wire, query, table };
+  return { name, wire, query, table };
 }
 
 /** Orders being built, shared by the requests that wait for them. */
@@ -132,7 +135,7 @@ async function listPage<C extends string, R extends { sid: string }>(
   for (let k = 0; k < window.count; k++) ids[k] = order.at(window.offset + k);
   const walk: WalkPage = {
     table: table.id,
-    list: resource.wire.key === 'calls' ? 'calls' : 'recordings',
+    list: resource.name,
     account: account.profile.sid,
     sort: query.sort === null ? null : sort,
     filter: query.filter?.key ?? '',

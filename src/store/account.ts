@@ -1,17 +1,15 @@
 import type { AccountProfile, AccountSpec, WorldContext } from '../generators/account';
-import type { CallRecord } from '../generators/call';
-import type { RecordingRecord } from '../generators/recording';
+import { LIST_NAMES, type ListName, type ListRecords, perList } from '../generators/lists';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
 import { arrivedCount, trafficCall, trafficIndex } from '../generators/traffic';
-import { CALL_KIND, type CallColumn } from './calls';
+import { type ListColumns, STORE_LISTS, type Tables, type TableViews } from './lists';
 import { ARRIVAL_BASE, arrivalOrder } from './order';
 import { INSERT_BASE } from './overlay';
-import { RECORDING_KIND, type RecordingColumn } from './recordings';
-import { type Created, Table, type TableView } from './table';
+import { type Arrivals, Table } from './table';
 import { TrafficRecordings } from './traffic-recordings';
 
-export type CallsView = TableView<CallRecord, CallColumn | Created>;
-export type RecordingsView = TableView<RecordingRecord, RecordingColumn | Created>;
+export type CallsView = TableViews['calls'];
+export type RecordingsView = TableViews['recordings'];
 
 /** One account as the rest of the emulator sees it: read-only. Writes go through the World. */
 export interface Account {
@@ -19,6 +17,9 @@ export interface Account {
   readonly profile: AccountProfile;
   /** What the account is reset to. */
   readonly spec: AccountSpec;
+  /** Every list's table, by list name: what code that serves any list reads. */
+  readonly tables: TableViews;
+  /** Its calls and its recordings, for code about those two in particular. */
   readonly calls: CallsView;
   readonly recordings: RecordingsView;
   /** Ids of the live recordings of a call. */
@@ -27,8 +28,7 @@ export interface Account {
 
 /** An account with its writable tables; only the World holds these. */
 export class AccountStore implements Account {
-  readonly calls: Table<CallRecord, CallColumn>;
-  readonly recordings: Table<RecordingRecord, RecordingColumn>;
+  readonly tables: Tables;
 
   /** The recordings of its live traffic: shared with its forks, which draw the same traffic. */
   private readonly trafficRecordings: TrafficRecordings | null;
@@ -57,18 +57,32 @@ export class AccountStore implements Account {
             createdOrder: (nowMs: number, newestFirst: boolean) =>
               arrivalOrder(arrivedCount(context, profile, traffic, Math.floor(nowMs / 1000)), newestFirst),
           };
-    this.calls = new Table(CALL_KIND, context, profile, spec.calls, arrivals);
     this.trafficRecordings =
       traffic === undefined ? null : (shared ?? new TrafficRecordings(context, profile, traffic));
-    this.recordings = new Table(RECORDING_KIND, context, profile, spec.recordings, this.trafficRecordings);
+    // What arrives with the clock, by list: every list says, even when it is nothing.
+    const arriving: { [K in ListName]: Arrivals<ListRecords[K]> | null } = {
+      calls: arrivals,
+      recordings: this.trafficRecordings,
+    };
+    const table = <K extends ListName>(name: K): Table<ListRecords[K], ListColumns[K]> =>
+      new Table(STORE_LISTS[name].kind, context, profile, STORE_LISTS[name].seeded(spec), arriving[name]);
+    this.tables = perList(table) as unknown as Tables;
+  }
+
+  get calls(): Tables['calls'] {
+    return this.tables.calls;
+  }
+
+  get recordings(): Tables['recordings'] {
+    return this.tables.recordings;
   }
 
   /** A fork with its own identity (`spec` names its sid and `dataOf`): see Table.shareSeeded. */
   fork(profile: AccountProfile, spec: AccountSpec): AccountStore {
     // Its own clock, starting where the parent's is: moving one never moves the other.
     const fork = new AccountStore({ ...this.context }, profile, spec, this.trafficRecordings);
-    fork.calls.shareSeeded(this.calls);
-    fork.recordings.shareSeeded(this.recordings);
+    const share = <K extends ListName>(name: K) => fork.tables[name].shareSeeded(this.tables[name]);
+    for (const name of LIST_NAMES) share(name);
     fork.markForked();
     return fork;
   }
@@ -76,14 +90,12 @@ export class AccountStore implements Account {
   /** Its writes and clock now are what a reset goes back to: it behaves as a sandbox forked now. */
   markForked(): void {
     this.forkedAtMs = this.context.nowMs;
-    this.calls.markForked();
-    this.recordings.markForked();
+    for (const name of LIST_NAMES) this.tables[name].markForked();
   }
 
   /** Back to the seeded records: writes dropped, sort orders of the seeded records kept. */
   clearWrites(): void {
-    this.calls.clearWrites();
-    this.recordings.clearWrites();
+    for (const name of LIST_NAMES) this.tables[name].clearWrites();
     // A sandbox's own clock goes back to where it was forked.
     if (this.forkedAtMs !== null) this.context.nowMs = this.forkedAtMs;
   }

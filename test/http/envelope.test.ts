@@ -1,24 +1,10 @@
 import { messages } from '../../src/errors';
-import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
+import { authGet, byCalls, callsPath, ENVELOPE_KEYS, makeEmulator, recordingsPath } from '../support/app';
 
 const { app, world } = makeEmulator();
 const big = byCalls(world, 448);
 const fifty = byCalls(world, 50);
 const empty = byCalls(world, 0);
-
-const ENVELOPE_KEYS = [
-  'page',
-  'num_pages',
-  'page_size',
-  'total',
-  'start',
-  'end',
-  'uri',
-  'first_page_uri',
-  'previous_page_uri',
-  'next_page_uri',
-  'last_page_uri',
-];
 
 describe('the calls list envelope', () => {
   test('keys in production order, numbers and strings as production types them', async () => {

@@ -6,7 +6,9 @@ import { createApp } from '../../src/app';
 import type { RenderCacheOptions } from '../../src/cache/render-cache';
 import { DEFAULT_CLOCK, DEFAULT_FIXTURES, DEFAULT_SEED, DEFAULT_STATES } from '../../src/config';
 import { parseInstant } from '../../src/format/dates';
+import { API_VERSION, LIST_PATHS, MOUNT } from '../../src/format/uris';
 import type { AccountSpec } from '../../src/generators/account';
+import type { ListName } from '../../src/generators/lists';
 import { loadUi, readStates } from '../../src/load';
 import type { PagingProfile } from '../../src/query/paging';
 import { parseFixtures } from '../../src/store/fixtures';
@@ -74,12 +76,32 @@ export function byCalls(world: World, calls: number) {
   return { sid: a.profile.sid, token: a.profile.token, store: a };
 }
 
+/** The envelope's keys in production's order, before the items' key. */
+export const ENVELOPE_KEYS = [
+  'page',
+  'num_pages',
+  'page_size',
+  'total',
+  'start',
+  'end',
+  'uri',
+  'first_page_uri',
+  'previous_page_uri',
+  'next_page_uri',
+  'last_page_uri',
+];
+
+/** The path a client requests for a list of the registry. @example listPath('calls', 'AC1') // '/call/2012-04-24/Accounts/AC1/Calls.json' */
+export function listPath(name: ListName, sid: string): string {
+  return `${MOUNT}/${API_VERSION}/Accounts/${sid}/${LIST_PATHS[name].segment}.json`;
+}
+
 export function callsPath(sid: string): string {
-  return `/call/2012-04-24/Accounts/${sid}/Calls.json`;
+  return listPath('calls', sid);
 }
 
 export function recordingsPath(sid: string): string {
-  return `/call/2012-04-24/Accounts/${sid}/Recordings.json`;
+  return listPath('recordings', sid);
 }
 
 /** GET with the token as the Basic user name and an empty password, as `curl -u TOKEN:` sends. */
@@ -92,7 +114,7 @@ export async function allItems(
   app: EmulatorApp,
   path: string,
   token: string,
-  key: 'calls' | 'recordings',
+  key: ListName,
   extra = '',
   pageSize = 1000,
 ): Promise<Record<string, unknown>[]> {

@@ -1,0 +1,28 @@
+import type { AccountSpec } from '../generators/account';
+import type { ListName, ListRecords } from '../generators/lists';
+import { CALL_KIND, type CallColumn } from './calls';
+import { RECORDING_KIND, type RecordingColumn } from './recordings';
+import type { Created, Table, TableKind, TableView } from './table';
+
+/** The columns each list sorts by, besides `created`. */
+export interface ListColumns {
+  calls: CallColumn;
+  recordings: RecordingColumn;
+}
+
+/** What the store knows of one list: how its records are made, sorted and found, and how many the seed makes. */
+export interface StoreList<K extends ListName> {
+  kind: TableKind<ListRecords[K], ListColumns[K]>;
+  seeded(spec: AccountSpec): number;
+}
+
+/** The store's part of the registry (see generators/lists.ts). */
+export const STORE_LISTS: { readonly [K in ListName]: StoreList<K> } = {
+  calls: { kind: CALL_KIND, seeded: (spec) => spec.calls },
+  recordings: { kind: RECORDING_KIND, seeded: (spec) => spec.recordings },
+};
+
+/** An account's tables, one a list. */
+export type Tables = { readonly [K in ListName]: Table<ListRecords[K], ListColumns[K]> };
+/** The same, read-only: what the rest of the emulator sees. */
+export type TableViews = { readonly [K in ListName]: TableView<ListRecords[K], ListColumns[K] | Created> };
