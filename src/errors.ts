@@ -80,6 +80,8 @@ export const problems = {
     `This order would merge ${n.toLocaleString('en-US')} records of live traffic and writes, and the emulator merges at most ${limit.toLocaleString('en-US')} (without writes, the default order and DateCreated take any number): move the clock less far, lower calls_per_hour, or reset the account's writes and sort by DateCreated`,
   scanTooLarge: (n: number, limit: number) =>
     `This filter would scan ${n.toLocaleString('en-US')} records, and the emulator scans at most ${limit.toLocaleString('en-US')}: move the clock less far or lower calls_per_hour`,
+  notificationCapacity: (calls: number, cap: number) =>
+    ` (${calls} calls hold at most ${cap} notifications: 1 per 8 calls)`,
   recordingCapacity: (calls: number, cap: number) => ` (${calls} calls hold at most ${cap} recordings: 6 per 8 calls)`,
   token: 'must be 1 to 128 visible ASCII characters without ":"',
   accountSidShape: '"AC" and 32 lower-case hex digits',
@@ -191,6 +193,7 @@ export const messages = {
   noAccount: (sid: string) => `No account ${sid}`,
   noCall: (accountSid: string, sid: string) => `No call ${sid} in account ${accountSid}`,
   noRecording: (accountSid: string, sid: string) => `No recording ${sid} in account ${accountSid}`,
+  noNotification: (accountSid: string, sid: string) => `No notification ${sid} in account ${accountSid}`,
   rateLimited: (limit: number, windowS: number) =>
     `Rate limit injected by the emulator: more than ${limit} requests in ${windowS} s`,
   injected: (status: number) => `Status ${status} injected by the emulator`,

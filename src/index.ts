@@ -20,6 +20,7 @@ export { type EmulatorHandle, type EmulatorOptions, startEmulator } from './emul
 export { ApiError, messages, ValidationError } from './errors';
 export type { RestcommAccount } from './format/account';
 export type { Call } from './format/call';
+export type { Notification } from './format/notification';
 export type { Recording } from './format/recording';
 export type { FaultSpec } from './harness/faults';
 export type { JournalEntry } from './harness/journal';

@@ -21,6 +21,7 @@ const VIEWS = {
   accounts: (main) => renderAccounts(main),
   calls: (main, parts, query) => renderList(main, 'calls', parts[0], query),
   recordings: (main, parts, query) => renderList(main, 'recordings', parts[0], query),
+  notifications: (main, parts, query) => renderList(main, 'notifications', parts[0], query),
   call: (main, parts) => renderCall(main, parts[0] ?? '', parts[1] ?? ''),
   journal: renderJournal,
   faults: (main) => renderFaults(main),

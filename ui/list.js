@@ -20,6 +20,20 @@ const KINDS = {
     sorts: ['DateCreated', 'Duration', 'CallSid'],
     filters: ['CallSid', 'StartTime', 'EndTime'],
   },
+  notifications: {
+    title: 'Notifications',
+    columns: ['Sid', 'Call', 'Created', 'Log', 'Error', 'Message'],
+    /** @param {any} n */
+    cells: (n) => [
+      h('a', { href: `#/call/${n.account_sid}/${n.call_sid}` }, n.call_sid),
+      n.date_created,
+      n.log === 0 ? 'error' : 'warning',
+      n.error_code,
+      n.message_text,
+    ],
+    sorts: ['DateCreated', 'Log', 'ErrorCode', 'CallSid', 'MessageText'],
+    filters: ['ErrorCode', 'RequestUrl', 'MessageText', 'StartTime', 'EndTime'],
+  },
 };
 
 /** The envelope's links, in the order a pager shows them. */
@@ -35,7 +49,7 @@ const LINKS = /** @type {const} */ ([
  * line), the envelope as production writes it (its `"null"` links, `num_pages` as the last
  * page's index, an empty last page), pages by following its links.
  * @param {HTMLElement} main
- * @param {'calls' | 'recordings'} kind
+ * @param {'calls' | 'recordings' | 'notifications'} kind
  * @param {string | undefined} sid
  * @param {URLSearchParams} query the list's own query (Page, PageSize, SortBy, filters)
  */
@@ -90,7 +104,7 @@ export async function renderList(main, kind, sid, query) {
 
 /**
  * Page size, sort and filters, as the list's query.
- * @param {'calls' | 'recordings'} kind
+ * @param {'calls' | 'recordings' | 'notifications'} kind
  * @param {import('./api.js').Account[]} all
  * @param {string} sid
  * @param {URLSearchParams} query

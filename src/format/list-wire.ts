@@ -1,5 +1,6 @@
 import type { ListName, ListRecords } from '../generators/lists';
 import { callJson } from './call';
+import { notificationJson } from './notification';
 import { recordingJson } from './recording';
 import { type Dialect, listUri } from './uris';
 
@@ -31,5 +32,10 @@ export const LIST_WIRES: { readonly [K in ListName]: ListWire<ListRecords[K]> } 
     key: 'recordings',
     uri: (accountSid, at) => listUri('recordings', accountSid, at.dialect, at.mount),
     item: recordingJson,
+  },
+  notifications: {
+    key: 'notifications',
+    uri: (accountSid, at) => listUri('notifications', accountSid, at.dialect, at.mount),
+    item: notificationJson,
   },
 };

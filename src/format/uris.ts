@@ -31,6 +31,7 @@ export function apiRoutes(mount: string) {
     callRecordings: `${base}/:accountSid/Calls/:callSid/Recordings{.json}`,
     callNotifications: `${base}/:accountSid/Calls/:callSid/Notifications{.json}`,
     recording: `${base}/:accountSid/Recordings/:recordingSid{.json}`,
+    notification: `${base}/:accountSid/Notifications/:notificationSid{.json}`,
     recordingAudio: `${base}/:accountSid/Recordings/:recordingSid.wav`,
   } as const;
 }
@@ -45,6 +46,7 @@ export type ApiRoutes = ReturnType<typeof apiRoutes>;
 export const LIST_PATHS: { readonly [K in ListName]: { segment: string; uri: 'servlet' | 'request' } } = {
   calls: { segment: 'Calls', uri: 'servlet' },
   recordings: { segment: 'Recordings', uri: 'request' },
+  notifications: { segment: 'Notifications', uri: 'request' },
 };
 
 /** The service's own routes, under `/call`, and the index. */
@@ -179,6 +181,20 @@ export function callSubresourceUri(accountSid: string, callSid: string, sub: 'No
 /** @example recordingUri('AC1', 'RE1') // '/2012-04-24/Accounts/AC1/Recordings/RE1.json' */
 export function recordingUri(accountSid: string, recordingSid: string): string {
   return `${accountPath(accountSid)}/Recordings/${recordingSid}.json`;
+}
+
+/** @example notificationUri('AC1', 'NO1') // '/2012-04-24/Accounts/AC1/Notifications/NO1.json' */
+export function notificationUri(accountSid: string, notificationSid: string): string {
+  return `${accountPath(accountSid)}/Notifications/${notificationSid}.json`;
+}
+
+/**
+ * A notification's `more_info`: production's error dictionary (`/restcomm/errors`, resolved
+ * against its base URL) and the code's page, under the same base as `file_uri`.
+ * @example errorInfoUri('http://127.0.0.1:8080/restcomm', 11100) // 'http://127.0.0.1:8080/restcomm/errors/11100.html'
+ */
+export function errorInfoUri(fileBase: string, code: number): string {
+  return `${fileBase}/errors/${code}.html`;
 }
 
 /**

@@ -9,6 +9,8 @@ export interface AccountSpec {
   friendlyName: string;
   calls: number;
   recordings: number;
+  /** Seeded notifications; absent: one per CALLS_PER_NOTIFICATION calls (see notification.ts). */
+  notifications?: number;
   token?: string;
   sid?: string;
   /** Calls arriving after the reference instant as the clock moves (none when absent). */

@@ -99,6 +99,30 @@ export const RECORDING_FILTERS: FilterDefs<FilterableRecording> = {
   EndTime: untilDayEnd((r) => r.createdSec * 1000),
 };
 
+/** Fields a notification filter reads. */
+export interface FilterableNotification {
+  createdSec: number;
+  errorCode: number;
+  requestUrl: string;
+  messageText: string;
+}
+
+/**
+ * Production's notification filters (`NotificationFilter` and its mapper): ErrorCode and
+ * RequestUrl as `LIKE` on the value as sent (the code's decimal text), MessageText as a
+ * substring (`LIKE '%' || value || '%'`), StartTime and EndTime on `date_created`.
+ */
+export const NOTIFICATION_FILTERS: FilterDefs<FilterableNotification> = {
+  ErrorCode: like((n) => String(n.errorCode)),
+  RequestUrl: like((n) => n.requestUrl),
+  MessageText: (value) => {
+    const matches = likePattern(`%${value}%`);
+    return (n) => matches(n.messageText);
+  },
+  StartTime: fromDay((n) => n.createdSec),
+  EndTime: untilDayEnd((n) => n.createdSec * 1000),
+};
+
 /**
  * The filter the given parameters make (each value checked now), or null when none is given.
  * @example buildFilter(CALL_FILTERS, new Map([['From', '3021097%']])) // { key: 'From=3021097%', test: … }

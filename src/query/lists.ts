@@ -1,8 +1,8 @@
 import type { ListName, ListRecords } from '../generators/lists';
 import type { ListColumns } from '../store/lists';
 import type { Created } from '../store/table';
-import { CALL_FILTERS, type FilterDefs, RECORDING_FILTERS } from './filters';
-import { CALL_SORT, RECORDING_SORT, type SortAttributes } from './sort';
+import { CALL_FILTERS, type FilterDefs, NOTIFICATION_FILTERS, RECORDING_FILTERS } from './filters';
+import { CALL_SORT, NOTIFICATION_SORT, RECORDING_SORT, type SortAttributes } from './sort';
 
 /** The parameters one list reads besides Page and PageSize: its SortBy attributes and its filters. */
 export interface ListSpec<C extends string, R> {
@@ -19,4 +19,5 @@ export const RECORDING_LIST = { sort: RECORDING_SORT, filters: RECORDING_FILTERS
 export const LIST_SPECS: { readonly [K in ListName]: ListSpec<ListColumns[K] | Created, ListRecords[K]> } = {
   calls: CALL_LIST,
   recordings: RECORDING_LIST,
+  notifications: { sort: NOTIFICATION_SORT, filters: NOTIFICATION_FILTERS },
 };

@@ -1,5 +1,6 @@
 import { ApiError, messages } from '../errors';
 import type { CallColumn } from '../store/calls';
+import type { NotificationColumn } from '../store/notifications';
 import type { RecordingColumn } from '../store/recordings';
 import type { Created, StoreSort } from '../store/table';
 
@@ -23,6 +24,15 @@ export const RECORDING_SORT = {
   Duration: 'duration',
   CallSid: 'callSid',
 } as const satisfies Record<string, RecordingColumn | Created>;
+
+/** Production's notifications list (`NotificationsEndpoint`): five attributes, ties by date_created descending. */
+export const NOTIFICATION_SORT = {
+  DateCreated: 'created',
+  Log: 'log',
+  ErrorCode: 'errorCode',
+  CallSid: 'callSid',
+  MessageText: 'messageText',
+} as const satisfies Record<string, NotificationColumn | Created>;
 
 /** SortBy's attributes of one list, by wire name. */
 export type SortAttributes<C extends string> = Readonly<Record<string, C>>;

@@ -3,6 +3,7 @@ import { authedAccount } from '../auth';
 import { ApiError, messages } from '../errors';
 import { callJson } from '../format/call';
 import { envelope } from '../format/envelope';
+import { notificationJson } from '../format/notification';
 import { recordingJson } from '../format/recording';
 import { type ApiRoutes, callNotificationsListUri } from '../format/uris';
 import { methodNotAllowed } from '../http/error-handler';
@@ -47,8 +48,9 @@ export function sendJson(res: Response, body: string): void {
  * Single records and a call's sub-lists, with the lists' auth and negotiation:
  * - a call, and a recording, in the list's item shape;
  * - a call's recordings as a bare JSON array, as production answers it (no envelope), oldest first;
- * - a call's notifications: a paged envelope with no items (notification fields are not
- *   specified, and the generated calls have none).
+ * - a notification, in the list's item shape;
+ * - a call's notifications: a paged envelope of the notifications about it (one at most). Production
+ *   has no such endpoint; the spec prints its path in `subresource_uris`, and this answers it.
  */
 export function mountRecords(
   app: Express,
@@ -73,17 +75,23 @@ export function mountRecords(
   app.get(routes.callNotifications, ...auth, (req, res) => {
     requireJson(req, settings.dialect);
     const account = authedAccount(res);
-    const call = account.calls.get(callOf(req, account));
+    const callId = callOf(req, account);
+    const call = account.calls.get(callId);
+    const ids = account.notificationsOfCall(callId);
     const query = parseListQuery(exchangeOf(req).query, { sort: {}, filters: {} }, settings.maxPageSize ?? undefined);
-    const window = pageWindow(settings.paging, 0, query.page, query.pageSize);
+    const window = pageWindow(settings.paging, ids.length, query.page, query.pageSize);
     if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
+    const items = ids
+      .slice(window.offset, window.offset + window.count)
+      .map((id) => account.tables.notifications.get(id));
     const { head, tail } = envelope(
       'notifications',
       window,
       callNotificationsListUri(account.profile.sid, call.sid),
-      undefined,
+      items.at(-1)?.sid,
     );
-    sendJson(res, head + tail);
+    const sid = account.profile.sid;
+    sendJson(res, head + items.map((n) => notificationJson(n, sid, settings.fileBase)).join(',') + tail);
   });
   app.all(routes.callNotifications, methodNotAllowed(ALLOW));
 
@@ -93,6 +101,15 @@ export function mountRecords(
     sendJson(res, callJson(account.calls.get(callOf(req, account)), account.profile.sid));
   });
   app.all(routes.call, methodNotAllowed(ALLOW));
+
+  app.get(routes.notification, ...auth, (req, res) => {
+    requireJson(req, settings.dialect);
+    const account = authedAccount(res);
+    const table = (a: Account) => a.tables.notifications;
+    const id = recordOf(world, account, String(req.params['notificationSid']), table, messages.noNotification);
+    sendJson(res, notificationJson(account.tables.notifications.get(id), account.profile.sid, settings.fileBase));
+  });
+  app.all(routes.notification, methodNotAllowed(ALLOW));
 
   app.get(routes.recording, ...auth, (req, res) => {
     requireJson(req, settings.dialect);

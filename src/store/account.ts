@@ -1,5 +1,6 @@
 import type { AccountProfile, AccountSpec, WorldContext } from '../generators/account';
 import { LIST_NAMES, type ListName, type ListRecords, perList } from '../generators/lists';
+import { notificationOfCall } from '../generators/notification';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
 import { arrivedCount, trafficCall, trafficIndex } from '../generators/traffic';
 import { type ListColumns, STORE_LISTS, type Tables, type TableViews } from './lists';
@@ -24,6 +25,8 @@ export interface Account {
   readonly recordings: RecordingsView;
   /** Ids of the live recordings of a call. */
   recordingsOfCall(callId: number): number[];
+  /** Ids of the notifications about a call (a seeded call has one at most). */
+  notificationsOfCall(callId: number): number[];
 }
 
 /** An account with its writable tables; only the World holds these. */
@@ -63,6 +66,8 @@ export class AccountStore implements Account {
     const arriving: { [K in ListName]: Arrivals<ListRecords[K]> | null } = {
       calls: arrivals,
       recordings: this.trafficRecordings,
+      // Live traffic raises no notifications.
+      notifications: null,
     };
     const table = <K extends ListName>(name: K): Table<ListRecords[K], ListColumns[K]> =>
       new Table(STORE_LISTS[name].kind, context, profile, STORE_LISTS[name].seeded(spec), arriving[name]);
@@ -102,6 +107,12 @@ export class AccountStore implements Account {
 
   /** For a sandbox, the clock it was forked at; null for an account of its own. */
   forkedAtMs: number | null = null;
+
+  notificationsOfCall(callId: number): number[] {
+    if (callId >= INSERT_BASE) return [];
+    const j = notificationOfCall(this.profile, callId, this.tables.notifications.seeded);
+    return j !== undefined && this.tables.notifications.has(j) ? [j] : [];
+  }
 
   /** The seeded ones its block's layout puts on the call, and inserted ones naming it. */
   recordingsOfCall(callId: number): number[] {

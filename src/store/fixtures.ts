@@ -1,12 +1,22 @@
 import { problems, ValidationError } from '../errors';
 import type { AccountSpec } from '../generators/account';
+import { notificationCapacity } from '../generators/notification';
 import { recordingCapacity } from '../generators/recording-layout';
 import { isObject, parseJson, type Reader, readerOf } from '../input/fields';
 
 /** The most calls one account may have: orders are Uint32Array permutations, 4 bytes a call. */
 export const MAX_CALLS = 50_000_000;
 
-const ACCOUNT_FIELDS = ['friendly_name', 'calls', 'recordings', 'token', 'sid', 'traffic', 'data_of'] as const;
+const ACCOUNT_FIELDS = [
+  'friendly_name',
+  'calls',
+  'recordings',
+  'notifications',
+  'token',
+  'sid',
+  'traffic',
+  'data_of',
+] as const;
 const SID_PATTERN = /^AC[0-9a-f]{32}$/;
 // A Basic user name cannot hold ':' (it ends the user name), and header text must be visible ASCII.
 const TOKEN_PATTERN = /^[\x21-\x39\x3b-\x7e]{1,128}$/;
@@ -44,7 +54,7 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
   const name = r.body['friendly_name'];
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200)
     r.fail('friendly_name', problems.friendlyName);
-  const count = (field: 'calls' | 'recordings', max: number, why: string): number => {
+  const count = (field: 'calls' | 'recordings' | 'notifications', max: number, why: string): number => {
     const v = r.body[field] ?? 0;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
       r.fail(field, problems.countRange(max, why, v));
@@ -54,6 +64,11 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
   const cap = recordingCapacity(calls);
   const recordings = count('recordings', cap, problems.recordingCapacity(calls, cap));
   const spec: AccountSpec = { friendlyName: name, calls, recordings };
+  // Absent: one notification per eight calls (see generators/notification.ts).
+  if (r.body['notifications'] !== undefined) {
+    const most = notificationCapacity(calls);
+    spec.notifications = count('notifications', most, problems.notificationCapacity(calls, most));
+  }
   const token = r.body['token'];
   if (token !== undefined) {
     if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) r.fail('token', problems.token);
@@ -86,6 +101,7 @@ export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
     friendly_name: spec.friendlyName,
     calls: spec.calls,
     recordings: spec.recordings,
+    ...(spec.notifications === undefined ? {} : { notifications: spec.notifications }),
     ...(spec.token === undefined ? {} : { token: spec.token }),
     ...(spec.sid === undefined ? {} : { sid: spec.sid }),
     ...(spec.traffic === undefined ? {} : { traffic: { calls_per_hour: spec.traffic.callsPerHour } }),

@@ -1,6 +1,8 @@
 import type { AccountSpec } from '../generators/account';
 import type { ListName, ListRecords } from '../generators/lists';
+import { notificationCapacity } from '../generators/notification';
 import { CALL_KIND, type CallColumn } from './calls';
+import { NOTIFICATION_KIND, type NotificationColumn } from './notifications';
 import { RECORDING_KIND, type RecordingColumn } from './recordings';
 import type { Created, Table, TableKind, TableView } from './table';
 
@@ -8,6 +10,7 @@ import type { Created, Table, TableKind, TableView } from './table';
 export interface ListColumns {
   calls: CallColumn;
   recordings: RecordingColumn;
+  notifications: NotificationColumn;
 }
 
 /** What the store knows of one list: how its records are made, sorted and found, and how many the seed makes. */
@@ -20,6 +23,7 @@ export interface StoreList<K extends ListName> {
 export const STORE_LISTS: { readonly [K in ListName]: StoreList<K> } = {
   calls: { kind: CALL_KIND, seeded: (spec) => spec.calls },
   recordings: { kind: RECORDING_KIND, seeded: (spec) => spec.recordings },
+  notifications: { kind: NOTIFICATION_KIND, seeded: (spec) => spec.notifications ?? notificationCapacity(spec.calls) },
 };
 
 /** An account's tables, one a list. */

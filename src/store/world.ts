@@ -306,6 +306,7 @@ export class World {
         a.profile.sid === spec.sid &&
         a.spec.calls === spec.calls &&
         a.spec.recordings === spec.recordings &&
+        a.spec.notifications === spec.notifications &&
         a.spec.friendlyName === spec.friendlyName,
     );
     if (base !== undefined && !this.bySid.has(base.profile.sid)) {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
-import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
+import type { ListName } from '../../src/generators/lists';
+import { authGet, byCalls, listPath, makeEmulator } from '../support/app';
 
 /**
  * Golden files pin exact response bodies for the default seed and fixtures (public URL
@@ -22,7 +23,7 @@ type Case = [
   name: string,
   emulator: 'production' | 'documented',
   role: Role,
-  list: 'calls' | 'recordings' | 'admin',
+  list: ListName | 'admin',
   query: string,
   status: number,
 ];
@@ -49,6 +50,8 @@ const cases: Case[] = [
   ['recordings-duration-desc-size10', 'production', 448, 'recordings', '?SortBy=Duration:desc&PageSize=10', 200],
   ['recordings-callsid-asc-size10', 'production', 448, 'recordings', '?SortBy=CallSid&PageSize=10', 200],
   ['recordings-1', 'production', 1, 'recordings', '', 200],
+  ['notifications-page0-size10', 'production', 448, 'notifications', '?PageSize=10', 200],
+  ['notifications-errorcode-asc-size5', 'production', 448, 'notifications', '?SortBy=ErrorCode&PageSize=5', 200],
   ['error-sortby-missing-field', 'production', 448, 'calls', '?SortBy=:asc', 400],
   ['error-sortby-direction', 'production', 448, 'calls', '?SortBy=DateCreated:invalid', 400],
   ['error-page-beyond', 'production', 448, 'calls', '?Page=9', 400],
@@ -62,7 +65,7 @@ describe('golden bodies for the default seed', () => {
     const res =
       list === 'admin'
         ? await request(em.app).get('/__admin/accounts')
-        : await authGet(em.app, (list === 'calls' ? callsPath : recordingsPath)(account.sid) + query, account.token);
+        : await authGet(em.app, listPath(list, account.sid) + query, account.token);
     expect(res.status).toBe(status);
     const file = join(GOLDEN_DIR, `${name}.json`);
     if (UPDATE) writeFileSync(file, `${JSON.stringify(JSON.parse(res.text), null, 2)}\n`);

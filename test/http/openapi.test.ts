@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import request from 'supertest';
 import { type OpenApiDoc, withAliases } from '../../src/format/openapi';
 import { API_VERSION, adminRoutes, apiRoutes, DIALECTS, routes } from '../../src/format/uris';
-import { makeEmulator } from '../support/app';
+import { asDocPath, makeEmulator } from '../support/app';
 import { check, violations } from '../support/openapi';
 
 const kept = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'openapi.json'), 'utf8')) as OpenApiDoc;
@@ -45,19 +45,10 @@ describe('openapi.json', () => {
   });
 
   test('lists every route the emulator serves', () => {
-    const asDoc = (p: string) =>
-      p
-        .replace(':accountSid', '{AccountSid}')
-        .replace(':accountRef', '{AccountRef}')
-        .replace(':callSid', '{CallSid}')
-        .replace(':recordingSid', '{RecordingSid}')
-        .replace(':sid', '{sid}')
-        .replace(':id', '{id}')
-        .replace(':file', '{file}');
     // Every mount of every dialect: the Restcomm dialect's are path items referring to /call's.
     const mounted = Object.values(DIALECTS).flatMap((d) => d.mounts.flatMap((m) => Object.values(apiRoutes(m))));
     for (const pattern of [...Object.values(routes), ...mounted, ...Object.values(adminRoutes)]) {
-      const shown = asDoc(pattern);
+      const shown = asDocPath(pattern);
       const variants = shown.includes('{.json}')
         ? [shown.replace('{.json}', '.json'), shown.replace('{.json}', '')]
         : [shown];

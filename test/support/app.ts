@@ -76,6 +76,17 @@ export function byCalls(world: World, calls: number) {
   return { sid: a.profile.sid, token: a.profile.token, store: a };
 }
 
+/**
+ * A route pattern as the documents write it: `:accountSid` as `{AccountSid}` (sids and refs
+ * capitalised, as the API's own names), `:sid`, `:id` and `:file` as they are.
+ * @example asDocPath('/x/:accountSid/Calls/:callSid') // '/x/{AccountSid}/Calls/{CallSid}'
+ */
+export function asDocPath(pattern: string): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) =>
+    /.(Sid|Ref)$/.test(name) ? `{${name[0]?.toUpperCase()}${name.slice(1)}}` : `{${name}}`,
+  );
+}
+
 /** The envelope's keys in production's order, before the items' key. */
 export const ENVELOPE_KEYS = [
   'page',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { OPTIONS } from '../../src/config';
 import { adminRoutes, routes } from '../../src/format/uris';
+import { asDocPath } from '../support/app';
 
 const readme = readFileSync(resolve(__dirname, '..', '..', 'README.md'), 'utf8');
 
@@ -22,14 +23,7 @@ describe('README stays true', () => {
   });
 
   test.each(Object.entries({ ...routes, ...adminRoutes }))('documents the %s route', (_name, pattern) => {
-    const shown = pattern
-      .replace(':accountSid', '{AccountSid}')
-      .replace('{.json}', '.json')
-      .replace(':sid', '{sid}')
-      .replace(':callSid', '{CallSid}')
-      .replace(':recordingSid', '{RecordingSid}')
-      .replace(':id', '{id}')
-      .replace(':file', '{file}');
+    const shown = asDocPath(pattern).replace('{.json}', '.json');
     expect(readme).toContain(shown);
   });
 });
