@@ -8,9 +8,11 @@ import {
   type WorldContext,
 } from '../generators/account';
 import type { CallRecord } from '../generators/call';
+import { LIST_NAMES } from '../generators/lists';
 import type { RecordingRecord } from '../generators/recording';
 import { Stream } from '../random/stream';
 import { type Account, AccountStore } from './account';
+import { STORE_LISTS } from './lists';
 
 export type { Account } from './account';
 
@@ -304,9 +306,7 @@ export class World {
     const base = this.base.find(
       (a) =>
         a.profile.sid === spec.sid &&
-        a.spec.calls === spec.calls &&
-        a.spec.recordings === spec.recordings &&
-        a.spec.notifications === spec.notifications &&
+        LIST_NAMES.every((name) => STORE_LISTS[name].seeded(a.spec) === STORE_LISTS[name].seeded(spec)) &&
         a.spec.friendlyName === spec.friendlyName,
     );
     if (base !== undefined && !this.bySid.has(base.profile.sid)) {
