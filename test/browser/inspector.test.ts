@@ -178,6 +178,26 @@ suite('the inspector in Chromium', () => {
     expect(total).toBe((busy as { total: number }).total);
   });
 
+  test('lists notifications from the nav, filtered by ErrorCode through the real API', async () => {
+    await open();
+    await page.getByRole('link', { name: 'Notifications' }).click();
+    await page.locator('main h2', { hasText: 'Notifications of' }).waitFor();
+    await page.getByLabel('ErrorCode').fill('21402');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/ErrorCode=21402/);
+    const codes = await settled(
+      () => columnOf('Error'),
+      (c) => c.length > 0 && c.every((x) => x === '21402'),
+    );
+    expect(new Set(codes)).toEqual(new Set(['21402']));
+    const api = await (
+      await fetch(`${em.url}/call/2012-04-24/Accounts/${ACME}/Notifications.json?ErrorCode=21402`, {
+        headers: { Authorization: `Basic ${Buffer.from(`${em.accounts[0]?.token}:`).toString('base64')}` },
+      })
+    ).json();
+    expect(codes.length).toBe((api as { total: number }).total);
+  });
+
   test('plays a recording in the page, seeking with Range, and draws its waveform', async () => {
     const token = em.accounts[0]?.token ?? '';
     const recs = (await (
