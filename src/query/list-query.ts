@@ -77,7 +77,7 @@ export function parseListQuery<C extends string, R>(
   maxPageSize?: number,
 ): ListQuery<C, R> {
   const filterNames = Object.keys(list.filters);
-  const { values, warnings } = firstValues(rawQuery, [...PAGING, ...filterNames]);
+  const { values, warnings } = firstValues(rawQuery, [...PAGING, ...(list.reverse === true ? ['Reverse'] : []), ...filterNames]);
   const rawPage = values.get('Page');
   const rawPageSize = values.get('PageSize');
   const page = rawPage === undefined ? 0 : parseNonNegativeInt('Page', rawPage);
@@ -92,6 +92,12 @@ export function parseListQuery<C extends string, R>(
     const parsed = parseSortBy(rawSort, list.sort);
     sort = parsed.sort;
     if (parsed.warning !== undefined) warnings.push(parsed.warning);
+  }
+  // Production's old console sends Reverse on every request: read only when SortBy is absent,
+  // silently dropped when it is there (no warning, so the console works under --strict).
+  const reverse = values.get('Reverse');
+  if (reverse !== undefined && rawSort === undefined) {
+    sort = { column: 'created' as C, direction: reverse.toLowerCase() === 'true' ? 'desc' : 'asc' };
   }
   const given = new Map<string, string>();
   for (const name of filterNames) {

@@ -8,10 +8,15 @@ import { CALL_SORT, NOTIFICATION_SORT, RECORDING_SORT, type SortAttributes } fro
 export interface ListSpec<C extends string, R> {
   sort: SortAttributes<C>;
   filters: FilterDefs<R>;
+  /**
+   * Reads `Reverse=true|false`, as production's calls list does for its old console: without
+   * SortBy, `true` (any case) is DateCreated descending and anything else ascending.
+   */
+  reverse?: boolean;
 }
 
 /** The calls list: seven SortBy attributes, production's seven filters. */
-export const CALL_LIST = { sort: CALL_SORT, filters: CALL_FILTERS };
+export const CALL_LIST = { sort: CALL_SORT, filters: CALL_FILTERS, reverse: true };
 /** The recordings list: three SortBy attributes, three filters. */
 export const RECORDING_LIST = { sort: RECORDING_SORT, filters: RECORDING_FILTERS };
 

@@ -1,4 +1,5 @@
 import { messages } from '../../src/errors';
+import { RECORDING_LIST } from '../../src/query/lists';
 import { allItems, authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 const { app, world } = makeEmulator();
@@ -142,5 +143,33 @@ describe('SortBy on recordings', () => {
     const bad = await authGet(app, `${recordingsPath(big.sid)}?SortBy=Duration:sideways`, big.token);
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ message: messages.sortBadDirection });
+  });
+});
+
+describe("Reverse, as production's calls list reads it for its old console", () => {
+  const strict = makeEmulator({ strict: true });
+  const strictBig = byCalls(strict.world, 448);
+  const page = (query: string, em = app, a = big) => authGet(em, `${callsPath(a.sid)}?PageSize=20&${query}`, a.token);
+
+  test.each([
+    ['Reverse=false', 'SortBy=DateCreated:asc'],
+    ['Reverse=True', 'SortBy=DateCreated:desc'],
+    ['Reverse=true', ''],
+    ['Reverse=false&SortBy=From', 'SortBy=From'],
+  ])('%s answers as %s, with no warning, under --strict too', async (query, same) => {
+    const got = await page(query);
+    expect(got.status).toBe(200);
+    expect(got.text).toBe((await page(same)).text);
+    expect(got.headers['x-emulator-warning']).toBeUndefined();
+    const strictGot = await page(query, strict.app, strictBig);
+    expect(strictGot.status).toBe(200);
+  });
+
+  test('the recordings list does not read it: a warning, and the default order', async () => {
+    const got = await authGet(app, `${recordingsPath(big.sid)}?Reverse=false`, big.token);
+    expect(got.status).toBe(200);
+    const reads = ['Page', 'PageSize', 'SortBy', 'AfterSid', ...Object.keys(RECORDING_LIST.filters)];
+    expect(got.headers['x-emulator-warning']).toBe(messages.unknownParameter('Reverse', reads));
+    expect(got.text).toBe((await authGet(app, recordingsPath(big.sid), big.token)).text);
   });
 });

@@ -38,6 +38,22 @@ describe('parseListQuery', () => {
 
   test('PageSize 0 → 400', () => fails('PageSize=0', messages.pageSizeZero));
 
+  test.each([
+    // [query, sort it gives] — production's CallsEndpoint: Reverse only without SortBy.
+    ['Reverse=true', { column: 'created', direction: 'desc' }],
+    ['Reverse=TRUE', { column: 'created', direction: 'desc' }],
+    ['Reverse=false', { column: 'created', direction: 'asc' }],
+    ['Reverse=yes', { column: 'created', direction: 'asc' }],
+    ['Reverse=', { column: 'created', direction: 'asc' }],
+    ['Reverse=false&SortBy=From:desc', { column: 'from', direction: 'desc' }],
+  ])('%s → %j, with no warning', (q, sort) => {
+    expect(parse(q)).toMatchObject({ sort, warnings: [] });
+  });
+
+  test('an empty SortBy drops Reverse too, as in production (its value is there, though empty)', () => {
+    expect(parse('SortBy=&Reverse=false').sort).toBeNull();
+  });
+
   test('a PageSize over --max-page-size → 400; at the maximum → accepted', () => {
     fails('PageSize=101', messages.pageSizeTooLarge(101, 100), 100);
     expect(parse('PageSize=100', 100).pageSize).toBe(100);
@@ -72,6 +88,7 @@ describe('parseListQuery', () => {
         'PageSize',
         'SortBy',
         'AfterSid',
+        'Reverse',
         ...Object.keys(CALL_LIST.filters),
       ]),
       messages.unknownParameter('StartDate', [
@@ -79,6 +96,7 @@ describe('parseListQuery', () => {
         'PageSize',
         'SortBy',
         'AfterSid',
+        'Reverse',
         ...Object.keys(CALL_LIST.filters),
       ]),
     ]);
