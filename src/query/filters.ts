@@ -59,6 +59,17 @@ const like =
     return (r: R) => matches(field(r));
   };
 
+/**
+ * A LIKE pattern as MariaDB matches it under its default case-insensitive collation:
+ * `Status=COMPLETED` keeps `completed`, and `Status=no_answer` keeps `NO_ANSWER` and `no-answer`.
+ */
+const likeAnyCase =
+  <R>(field: (r: R) => string) =>
+  (value: string) => {
+    const matches = likePattern(value.toLowerCase());
+    return (r: R) => matches(field(r).toLowerCase());
+  };
+
 /** On or after the named day's midnight (UTC). */
 const fromDay =
   <R>(sec: (r: R) => number) =>
@@ -77,7 +88,8 @@ const untilDayEnd =
 
 /**
  * Production's call filters (`CallDetailRecordFilter`): To and From match `'%' + value`
- * (a suffix, or more with the client's own `%`), Status matches as `LIKE`, StartTime keeps
+ * (a suffix, or more with the client's own `%`), Status matches as `LIKE` in any case (the
+ * production database's collation: see `likeAnyCase`), StartTime keeps
  * calls starting on or after the day, EndTime those ending by the next midnight (the whole day
  * included). The generated calls have no parent and no conference, so ParentCallSid and
  * ConferenceSid, with any value, give an empty list.
@@ -85,7 +97,7 @@ const untilDayEnd =
 export const CALL_FILTERS: FilterDefs<FilterableCall> = {
   To: like((c) => c.to, '%'),
   From: like((c) => c.from, '%'),
-  Status: like((c) => c.status),
+  Status: likeAnyCase((c) => c.status),
   ParentCallSid: () => () => false,
   ConferenceSid: () => () => false,
   StartTime: fromDay((c) => c.startSec),

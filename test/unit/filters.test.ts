@@ -65,6 +65,12 @@ describe('callFilter', () => {
     [{ From: 'al' }, call({}), false],
     [{ Status: 'completed' }, call({}), true],
     [{ Status: 'busy' }, call({}), false],
+    // MariaDB's collation: LIKE in any case, `_` any one character.
+    [{ Status: 'COMPLETED' }, call({}), true],
+    [{ Status: 'Complete_' }, call({}), true],
+    [{ Status: 'no_answer' }, call({ status: 'no-answer' }), true],
+    [{ Status: 'no_answer' }, call({ status: 'NO_ANSWER' }), true],
+    [{ Status: 'no-answer' }, call({ status: 'NO_ANSWER' }), false],
     [{ ParentCallSid: '%' }, call({}), false],
     [{ ConferenceSid: 'CF1' }, call({}), false],
     [{ StartTime: '2025-05-20' }, call({}), true],
