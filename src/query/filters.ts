@@ -15,20 +15,22 @@ export function likePattern(pattern: string): (text: string) => boolean {
 }
 
 /**
- * The day a StartTime or EndTime names, as the UTC midnight in ms. Production parses
- * `yyyy-MM-dd` and ignores what follows (`2013-08-23 14:30:07.82` is 23 August); a value that
- * does not start with a valid date is a 400.
+ * The day a StartTime or EndTime names, as the UTC midnight in ms. Production parses with a
+ * lenient `SimpleDateFormat("yyyy-MM-dd")`: what follows the date is ignored
+ * (`2013-08-23 14:30:07.82` is 23 August), and fields past their range roll over (`2025-02-30`
+ * is 2 March, `2025-05-00` 30 April, `2024-17-05` 5 May 2025). A value that does not start with
+ * three numbers joined by `-` is a 400, as production's ParseException. A day past what a date
+ * can hold is beyond every record (+Infinity).
  * @example parseDay('StartTime', '2013-08-23 14:30:07.820000000') // 1377216000000
+ * @example parseDay('StartTime', '2025-02-30') // Date.UTC(2025, 2, 2)
  */
 export function parseDay(name: string, value: string): number {
-  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})/.exec(value);
-  const bad = () => new ApiError(400, messages.badDay(name, value));
-  if (m === null) throw bad();
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const ms = Date.UTC(y, mo - 1, d);
-  const check = new Date(ms);
-  if (mo < 1 || mo > 12 || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) throw bad();
-  return ms;
+  const m = /^(\d+)-(\d+)-(\d+)/.exec(value);
+  if (m === null) throw new ApiError(400, messages.badDay(name, value));
+  const day = new Date(0);
+  // setUTCFullYear, not Date.UTC: years 0-99 are years, not 1900-1999.
+  const ms = day.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
 }
 
 /** Fields a call filter reads, in store terms. */

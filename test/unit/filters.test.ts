@@ -31,9 +31,21 @@ describe('parseDay (yyyy-MM-dd, the rest ignored)', () => {
     ['2013-08-23 14:30:07.820000000', Date.UTC(2013, 7, 23)],
     ['2013-8-3', Date.UTC(2013, 7, 3)],
     ['2024-02-29T23:59:59Z', Date.UTC(2024, 1, 29)],
+    // Lenient, as production's SimpleDateFormat: fields past their range roll over.
+    ['2013-13-01', Date.UTC(2014, 0, 1)],
+    ['2013-02-30', Date.UTC(2013, 2, 2)],
+    ['2023-02-29', Date.UTC(2023, 2, 1)],
+    ['2025-05-00', Date.UTC(2025, 3, 30)],
+    ['2024-17-05', Date.UTC(2025, 4, 5)],
+    ['99999999-01-01', Number.POSITIVE_INFINITY],
   ])('%s', (value, ms) => expect(parseDay('StartTime', value)).toBe(ms));
 
-  test.each(['', 'yesterday', '23-08-2013', '2013-13-01', '2013-02-30', '2023-02-29', '2013/08/23'])(
+  test('a day-month-year value is a date in antiquity, as production reads it: year 23 and 2013 days', () => {
+    const ms = parseDay('StartTime', '23-08-2013');
+    expect(new Date(ms).getUTCFullYear()).toBe(29);
+  });
+
+  test.each(['', 'yesterday', '2013/08/23', 'x2013-08-23', '2013-08'])(
     '%j → 400',
     (value) => {
       expect(() => parseDay('EndTime', value)).toThrow(
