@@ -23,6 +23,9 @@ const SUBRESOURCES = [
  * updates an account.
  * @example accountJson(profile, 1370000000) // '{"sid":"AC…","friendly_name":"Main","email_address":"main.3f9a1c@example.com","type":"Full","status":"active","role":"Developer",…}'
  */
+/** The organization every account belongs to: Restcomm's default one, as its own data ships it. */
+export const DEFAULT_ORGANIZATION = 'ORafbe225ad37541eba518a74248f0ac4c';
+
 export function accountJson(profile: AccountProfile, createdSec: number): string {
   const date = rfc2822Date(createdSec);
   const subresources = Object.fromEntries(
@@ -30,6 +33,7 @@ export function accountJson(profile: AccountProfile, createdSec: number): string
   );
   return JSON.stringify({
     sid: profile.sid,
+    organization: DEFAULT_ORGANIZATION,
     friendly_name: profile.friendlyName,
     email_address: profile.email,
     type: 'Full',
@@ -46,6 +50,8 @@ export function accountJson(profile: AccountProfile, createdSec: number): string
 /** An account as the account resource shows it: the wire shape `accountJson` writes. */
 export interface RestcommAccount {
   sid: string;
+  /** An `OR…` sid. */
+  organization: string;
   friendly_name: string;
   email_address: string;
   type: 'Full';

@@ -212,17 +212,17 @@ export function fileBaseOf(publicUrl: string, dialect: Dialect): string {
 }
 
 /**
- * An account as Restcomm prints its own `uri` (the JSON form puts `.json` on `Accounts`), and
- * the prefix of its sub-resources.
- * @example accountResourceUri('AC1') // '/restcomm/2012-04-24/Accounts.json/AC1'
+ * An account as Restcomm prints its own `uri`: from the API version alone (no `/restcomm`), the
+ * JSON form with `.json` on `Accounts`.
+ * @example accountResourceUri('AC1') // '/2012-04-24/Accounts.json/AC1'
  */
 export function accountResourceUri(accountSid: string): string {
-  return `${RESTCOMM_MOUNT}/${API_VERSION}/Accounts.json/${accountSid}`;
+  return `/${API_VERSION}/Accounts.json/${accountSid}`;
 }
 
-/** @example accountSubresourceUri('AC1', 'Calls') // '/restcomm/2012-04-24/Accounts/AC1/Calls.json' */
+/** @example accountSubresourceUri('AC1', 'Calls') // '/2012-04-24/Accounts/AC1/Calls.json' */
 export function accountSubresourceUri(accountSid: string, name: string): string {
-  return `${RESTCOMM_MOUNT}${accountPath(accountSid)}/${name}.json`;
+  return `${accountPath(accountSid)}/${name}.json`;
 }
 
 /**

@@ -77,7 +77,11 @@ export function parseListQuery<C extends string, R>(
   maxPageSize?: number,
 ): ListQuery<C, R> {
   const filterNames = Object.keys(list.filters);
-  const { values, warnings } = firstValues(rawQuery, [...PAGING, ...(list.reverse === true ? ['Reverse'] : []), ...filterNames]);
+  const { values, warnings } = firstValues(rawQuery, [
+    ...PAGING,
+    ...(list.reverse === true ? ['Reverse'] : []),
+    ...filterNames,
+  ]);
   const rawPage = values.get('Page');
   const rawPageSize = values.get('PageSize');
   const page = rawPage === undefined ? 0 : parseNonNegativeInt('Page', rawPage);

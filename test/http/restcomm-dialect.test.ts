@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { REALM } from '../../src/auth';
 import { messages } from '../../src/errors';
+import { DEFAULT_ORGANIZATION } from '../../src/format/account';
 import { rfc2822Date } from '../../src/format/dates';
 import { accountEmail } from '../../src/generators/account';
 import { accountCreatedSec } from '../../src/generators/timeline';
@@ -92,9 +93,11 @@ describe('--dialect restcomm: the account resource', () => {
   const expected = (sid: string) => {
     const a = world.account(sid)!;
     const date = rfc2822Date(accountCreatedSec(a.context, a.profile, a.spec.calls));
-    const sub = (name: string) => `/restcomm/2012-04-24/Accounts/${sid}/${name}.json`;
+    // No /restcomm: production's converter builds them from the API version alone.
+    const sub = (name: string) => `/2012-04-24/Accounts/${sid}/${name}.json`;
     return {
       sid,
+      organization: DEFAULT_ORGANIZATION,
       friendly_name: a.profile.friendlyName,
       email_address: accountEmail(a.profile.friendlyName, sid),
       type: 'Full',
@@ -103,7 +106,7 @@ describe('--dialect restcomm: the account resource', () => {
       date_created: date,
       date_updated: date,
       auth_token: a.profile.token,
-      uri: `/restcomm/2012-04-24/Accounts.json/${sid}`,
+      uri: `/2012-04-24/Accounts.json/${sid}`,
       subresource_uris: {
         available_phone_numbers: sub('AvailablePhoneNumbers'),
         calls: sub('Calls'),

@@ -45,14 +45,11 @@ describe('parseDay (yyyy-MM-dd, the rest ignored)', () => {
     expect(new Date(ms).getUTCFullYear()).toBe(29);
   });
 
-  test.each(['', 'yesterday', '2013/08/23', 'x2013-08-23', '2013-08'])(
-    '%j → 400',
-    (value) => {
-      expect(() => parseDay('EndTime', value)).toThrow(
-        expect.objectContaining({ status: 400, message: messages.badDay('EndTime', value) }) as Error,
-      );
-    },
-  );
+  test.each(['', 'yesterday', '2013/08/23', 'x2013-08-23', '2013-08'])('%j → 400', (value) => {
+    expect(() => parseDay('EndTime', value)).toThrow(
+      expect.objectContaining({ status: 400, message: messages.badDay('EndTime', value) }) as Error,
+    );
+  });
 });
 
 const call = (over: Partial<{ to: string; from: string; status: string; startSec: number; endMs: number }>) => ({
