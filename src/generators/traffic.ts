@@ -152,7 +152,11 @@ export function trafficCall(
   const { call, life } = trafficOutcome(world, account, t, j);
   const nowSec = Math.floor(nowMs / 1000);
   const { steps } = life;
-  const last = steps.filter((step) => step.atSec <= nowSec).pop() ?? steps[0]!;
+  // The final step is reached at end_time to the millisecond, never in the second before it:
+  // production writes end_time as "now" when the call ends, so no reader sees an end ahead of the clock.
+  const reached = (step: Lifecycle['steps'][number], k: number) =>
+    k === steps.length - 1 ? nowMs >= call.endMs : step.atSec <= nowSec;
+  const last = steps.filter(reached).pop() ?? steps[0]!;
   if (last === steps[steps.length - 1]) return call;
   // Not ended: the state of the moment, and nothing of an end.
   return { ...call, status: last.status, duration: 0, live: { updatedSec: last.atSec } };

@@ -51,6 +51,20 @@ describe('a call passes through production states', () => {
     for (const [, c] of finals) expect(c.live).toBeUndefined();
   });
 
+  test('a call is never shown ended before its end_time: live at end_time − 1 ms, ended at end_time', () => {
+    let early = 0;
+    for (const [j, final] of finals) {
+      const before = trafficCall(world, account, T, j, final.endMs - 1);
+      const at = trafficCall(world, account, T, j, final.endMs);
+      expect(before.live).toBeDefined();
+      expect(before.status).not.toBe(final.status);
+      expect(at).toEqual(final);
+      if (final.endMs % 1000 > 0) early++;
+    }
+    // The old rule (ended from the whole second) showed these ended early.
+    expect(early).toBeGreaterThan(100);
+  });
+
   test('states by the clock: the last step at or before it; no end until it ends', () => {
     for (const [j, final] of finals) {
       const { steps, endSec } = trafficOutcome(world, account, T, j).life;
@@ -67,7 +81,8 @@ describe('a call passes through production states', () => {
       for (const dt of probes.map((t) => t - t0).filter((d) => d >= 0)) {
         const c = call(j, dt);
         expect(c.sid).toBe(final.sid);
-        if (t0 + dt >= endSec) {
+        // Ended from end_time to the millisecond: never shown ended in the second before it.
+        if ((t0 + dt) * 1000 >= final.endMs) {
           expect([c.status, c.live]).toEqual([final.status, undefined]);
         } else {
           expect(['queued', 'ringing', 'in-progress']).toContain(c.status);
@@ -88,7 +103,8 @@ describe('a call passes through production states', () => {
     const [j, final] = finals.find(([, c]) => c.status === outcome)!;
     const seen: string[] = [];
     const { steps } = trafficOutcome(world, account, T, j).life;
-    for (const t of steps.flatMap((step) => [step.atSec - 1, step.atSec])) {
+    const times = steps.flatMap((step) => [step.atSec - 1, step.atSec, step.atSec + 1]).sort((x, y) => x - y);
+    for (const t of times) {
       const status = call(j, t - final.startSec).status;
       if (t >= final.startSec && seen[seen.length - 1] !== status) seen.push(status);
     }
