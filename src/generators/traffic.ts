@@ -174,7 +174,9 @@ export const SETTLE_SEC = 4 * 3600 + 60 + 120;
 /**
  * The recording of arrival `j`, if it has one (3 arrivals of every 8, see `recordedInBlock`),
  * once, inside the talk; it appears a seeded 5–120 s after the call ends (production uploads it
- * then), and before that it is in no list and its audio is a 404.
+ * then), and before that it is in no list and its audio is a 404. Its `date_created` is that
+ * moment: production stamps the row when it builds it, once the file is stored, so a new
+ * recording lands at the head of the newest-first list, never back among older ones.
  */
 export function trafficRecording(
   world: WorldContext,
@@ -186,17 +188,20 @@ export function trafficRecording(
   const { call, life } = trafficOutcome(world, account, t, j, false);
   const s = account.streams.trafficRecording.at(j);
   const answered = life.steps.find((step) => step.status === 'in-progress')?.atSec ?? call.startSec;
-  const createdSec = answered + s.int(0, Math.max(0, life.endSec - answered - 1));
-  const room = life.endSec - createdSec;
+  // Where in the talk it started, which bounds how long it can be.
+  const startedSec = answered + s.int(0, Math.max(0, life.endSec - answered - 1));
+  const room = life.endSec - startedSec;
   const duration = Math.max(1, Math.floor(room * (0.3 + 0.7 * s.float()) * 1000) / 1000);
+  const offsetMin = s.pick(OFFSETS_MIN);
+  const appearSec = life.endSec + s.int(5, 120);
   const rec: RecordingRecord = {
     sid: trafficRecordingSid(account, j),
     callSid: call.sid,
-    createdSec,
-    offsetMin: s.pick(OFFSETS_MIN),
+    createdSec: appearSec,
+    offsetMin,
     duration,
   };
-  return { rec, appearSec: life.endSec + s.int(5, 120) };
+  return { rec, appearSec };
 }
 
 /** The sid of arrival `j`'s recording. @example trafficRecordingSid(account, 0) // 'RE5f…' (34 characters) */

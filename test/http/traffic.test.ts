@@ -144,7 +144,7 @@ describe('live traffic', () => {
     expect(second.calls[0].sid).toBe(first.calls[9].sid);
   });
 
-  test('a recording appears 5 to 120 s after its call ends: before that it is in no list and its audio is a 404', async () => {
+  test('a recording appears 5 to 120 s after its call ends, dated then, at the head of the list: before that it is in no list and its audio is a 404', async () => {
     const { app, live } = setup();
     const base = `/call/2012-04-24/Accounts/${live.profile.sid}`;
     const get = (path: string) => request(app).get(`${base}${path}`).auth(live.profile.token, '');
@@ -163,7 +163,9 @@ describe('live traffic', () => {
           .send(JSON.stringify({ to: new Date(ms).toISOString() }));
       // Not arrived yet at the start: its call is not found.
       expect((await at(`/Calls/${rec['call_sid']}.json`)).status).toBe(404);
-      await to(Date.parse(rec['date_created']));
+      // A second before its call ends: talking, and no recording yet.
+      const final = (await get(`/Calls/${rec['call_sid']}.json`)).body;
+      await to(Date.parse(final.end_time) - 1000);
       expect((await at(`/Calls/${rec['call_sid']}.json`)).body.status).toBe('in-progress');
       expect((await at(`/Calls/${rec['call_sid']}/Recordings.json`)).body).toEqual([]);
       expect((await request(em.app).get(`${base}/Recordings/${rec['sid']}.wav`)).status).toBe(404);
@@ -175,6 +177,10 @@ describe('live traffic', () => {
       }
       expect(appeared).toBeGreaterThanOrEqual(5);
       expect(appeared).toBeLessThanOrEqual(120);
+      // Its date_created is the moment it appeared: the row is written then, at the list's head.
+      expect(Date.parse(rec['date_created']) / 1000).toBe(endSec + appeared);
+      const head = (await at('/Recordings.json?PageSize=1')).body.recordings[0];
+      expect(head.sid).toBe(rec['sid']);
       expect((await at(`/Calls/${rec['call_sid']}/Recordings.json`)).body).toEqual([rec]);
       expect((await request(em.app).get(`${base}/Recordings/${rec['sid']}.wav`)).status).toBe(200);
     }
