@@ -1,3 +1,4 @@
+import type { ListName } from '../generators/lists';
 import { pageUri } from './uris';
 
 /** What the envelope says about a page, as numbers (the query layer's page window has these). */
@@ -14,8 +15,8 @@ export interface EnvelopeWindow {
   hasNext: boolean;
 }
 
-/** The list's item key: production names the array after the resource. */
-export type ListKey = 'calls' | 'recordings' | 'notifications';
+/** The list's item key: production names the array after the resource, as the registry names the list. */
+export type ListKey = ListName;
 
 /** The JSON text around a page's items: `head + items.join(',') + tail` is the whole body. */
 export interface EnvelopeParts {

@@ -158,11 +158,6 @@ export function callsListUri(accountSid: string): string {
   return listUri('calls', accountSid, DIALECTS.spec, MOUNT);
 }
 
-/** @example recordingsListUri('AC1') // '/call/2012-04-24/Accounts/AC1/Recordings.json' */
-export function recordingsListUri(accountSid: string): string {
-  return listUri('recordings', accountSid, DIALECTS.spec, MOUNT);
-}
-
 /** The path a client requests for the calls list. @example callsListPath('AC1') // '/call/2012-04-24/Accounts/AC1/Calls.json' */
 export function callsListPath(accountSid: string): string {
   return `${MOUNT}${accountPath(accountSid)}/Calls.json`;

@@ -4,9 +4,9 @@ import {
   callUri,
   DIALECTS,
   fileBaseOf,
+  listUri,
   pageUri,
   recordingFileUri,
-  recordingsListUri,
   recordingUri,
 } from '../../src/format/uris';
 
@@ -15,7 +15,10 @@ describe('URIs as production prints them', () => {
     expect(callsListUri('AC1')).toBe('/2012-04-24/Accounts/AC1/Calls');
   });
   test('the recordings list uri has both /call and .json', () => {
-    expect(recordingsListUri('AC1')).toBe('/call/2012-04-24/Accounts/AC1/Recordings.json');
+    expect(listUri('recordings', 'AC1', DIALECTS.spec, '/call')).toBe('/call/2012-04-24/Accounts/AC1/Recordings.json');
+    expect(listUri('recordings', 'AC1', DIALECTS.restcomm, '/restcomm')).toBe(
+      '/restcomm/2012-04-24/Accounts/AC1/Recordings',
+    );
   });
   test('item uris end in .json without /call', () => {
     expect(callUri('AC1', 'ID1-CA2')).toBe('/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json');
