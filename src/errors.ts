@@ -102,18 +102,28 @@ export const problems = {
   durationSpan: (computed: number) => `must be the whole seconds from start_time to end_time, ${computed}`,
   zeroDuration: (status: string, got: number) => `must be 0 for a call that is ${status}, got ${got}`,
   endSecond: (date: string) => `must be the end_time's second, ${date}`,
+  notBeforeCreated: 'must not be before date_created: start_time moves from the creation to the answer',
+  ringSpan: (computed: number) => `must be the whole seconds it rang, ${computed}`,
+  noEndTime: (status: string) =>
+    `production writes no end_time for an outbound call that ends ${status}: give date_updated for when it ended`,
+  noDuration: (status: string) => `production writes no duration for an outbound call that ends ${status}`,
+  noRing: (status: string) =>
+    `production writes ring_duration only on outbound calls, once answered or busy, not on ${status}`,
+  answeredBy: (to: string) => `is the callee of an answered outbound call, its to: ${to}`,
+  inboundQueued: 'an inbound call is created ringing: production never queues one',
   // Recordings.
   recordingSid: '"RE" and 32 lower-case hex digits',
   noCallInAccount: (sid: string, accountSid: string) => `no call ${sid} in account ${accountSid}`,
   noAnsweredCall: 'is needed: the account has no answered call to default to',
-  tooShortCall: (sid: string) => `call ${sid} lasted under a second: no recording fits in it`,
+  tooShortCall: (sid: string) => `call ${sid} talked under a second: no recording fits in it`,
+  unansweredCall: (sid: string) => `call ${sid} was not answered: a recording lies in a call's talk`,
   recordingCreated: (got: string) => `must be like Mon, 6 Jan 2014 08:51:07 +0900, got ${q(got)}`,
   insideCall: (sid: string, after: string, until: string) =>
     `must lie inside call ${sid}: after ${after} and no later than ${until}`,
   equalsCreated: (date: string) => `must equal date_created, ${date}`,
   recordingDuration: (got: unknown) => `must be a positive decimal, as "14.70275" or 7, got ${q(got)}`,
   recordingRoom: (room: string) =>
-    `must be at most ${room}: the time from the call's start to date_created, within its duration`,
+    `must be at most ${room}: the time from the call's answer (start_time) to date_created, within its duration`,
   // State, faults, provider states.
   stateFormat: (format: number) => `must be ${format}`,
   clockMove: 'give one of advance (a duration) or to (an instant)',

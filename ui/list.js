@@ -8,7 +8,14 @@ const KINDS = {
     title: 'Calls',
     columns: ['Sid', 'From', 'To', 'Status', 'Direction', 'Start', 'Duration'],
     /** @param {any} c */
-    cells: (c) => [c.from, c.to, c.status, c.direction, c.start_time, c.duration ?? '(live)'],
+    cells: (c) => [
+      c.from,
+      c.to,
+      c.status,
+      c.direction,
+      c.start_time,
+      c.duration ?? (/^(queued|ringing|in-progress)$/i.test(c.status) ? '(live)' : '(none)'),
+    ],
     sorts: ['DateCreated', 'From', 'To', 'Direction', 'Status', 'Duration', 'Price'],
     filters: ['From', 'To', 'Status', 'StartTime', 'EndTime'],
   },

@@ -2,7 +2,8 @@ import { problems } from '../errors';
 import type { Call } from '../format/call';
 import { isoMillis, parseInstant, parseRfc2822, rfc2822Date } from '../format/dates';
 import { API_VERSION } from '../format/uris';
-import { CALL_DIRECTIONS, CALL_STATUSES, type CallRecord } from '../generators/call';
+import { CALL_DIRECTIONS, type CallRecord, type CallStatus } from '../generators/call';
+import { type CallState, STORED_STATUSES, shownEndMs, stateOfText, storedStatus } from '../generators/call-life';
 import { insertedCallDefaults } from '../generators/inserted';
 import { type Reader, readerOf } from '../input/fields';
 import type { Account } from '../store/world';
@@ -24,7 +25,9 @@ export const CALL_FIELDS = [
   'price_unit',
   'direction',
   'api_version',
+  'answered_by',
   'caller_name',
+  'ring_duration',
   'price',
 ] as const;
 const DERIVED = ['uri', 'subresource_uris'];
@@ -84,26 +87,23 @@ function readIdentity(r: Reader, account: Account, call: CallRecord): void {
   }
 }
 
-/** The start a body gives, in seconds: start_time and date_created, which must agree; or none. */
-function givenStart(r: Reader): number | undefined {
-  const startText = r.string('start_time');
-  const createdText = r.string('date_created');
-  let startSec: number | undefined;
-  if (startText !== undefined) {
-    // Any ISO 8601 instant with a zone: what the API prints (.000Z) and what people type (…:00Z).
-    const ms = parseInstant(startText);
-    if (ms === undefined || ms % 1000 !== 0) r.fail('start_time', problems.startTime(startText));
-    startSec = ms / 1000;
-  }
-  if (createdText !== undefined) {
-    const created = parseRfc2822(createdText);
-    if (created === undefined || created.offsetMin !== 0) r.fail('date_created', problems.callCreated(createdText));
-    if (startSec !== undefined && created.sec !== startSec) {
-      r.fail('date_created', problems.sameInstant('start_time', rfc2822Date(startSec)));
-    }
-    startSec = created.sec;
-  }
-  return startSec;
+/** An instant a body gives in `field` (ISO 8601 with a zone, whole seconds) as seconds, or none. */
+function givenSecond(r: Reader, field: 'start_time'): number | undefined {
+  const text = r.string(field);
+  if (text === undefined) return undefined;
+  // Any ISO 8601 instant with a zone: what the API prints (.000Z) and what people type (…:00Z).
+  const ms = parseInstant(text);
+  if (ms === undefined || ms % 1000 !== 0) r.fail(field, problems.startTime(text));
+  return ms / 1000;
+}
+
+/** date_created as seconds, or none: calls are written in +0000. */
+function givenCreated(r: Reader): number | undefined {
+  const text = r.string('date_created');
+  if (text === undefined) return undefined;
+  const created = parseRfc2822(text);
+  if (created === undefined || created.offsetMin !== 0) r.fail('date_created', problems.callCreated(text));
+  return created.sec;
 }
 
 /** The end a body gives, in ms: end_time, else date_updated (whole second); or none. */
@@ -121,61 +121,140 @@ function givenEnd(r: Reader, ms: number): number | undefined {
   return updated.sec * 1000 + ms;
 }
 
-const LIVE_STATUSES: readonly string[] = ['queued', 'ringing', 'in-progress'];
-
-/**
- * A call inserted live: `status` `queued`, `ringing` or `in-progress` now (at its start, the
- * clock by default) until `end_time`, then `completed` (from in-progress, its duration the span)
- * or `no-answer` (from queued or ringing). `end_time` is required; `duration` and `date_updated`
- * follow from the life and may not be given. False when the status is not a live one.
- */
-function readLive(r: Reader, call: CallRecord, defaultStart: number): boolean {
-  const status = r.body['status'];
-  if (typeof status !== 'string' || !LIVE_STATUSES.includes(status)) return false;
-  for (const field of ['duration', 'date_updated']) if (r.has(field)) r.fail(field, problems.liveDerived);
-  const startSec = givenStart(r) ?? defaultStart;
-  const endMs = givenEnd(r, call.endMs % 1000);
-  if (endMs === undefined) r.fail('end_time', problems.liveEnd);
-  if (endMs < (startSec + 1) * 1000) r.fail('end_time', problems.liveEnd);
-  const answered = status === 'in-progress';
-  call.startSec = startSec;
-  call.endMs = endMs;
-  call.status = answered ? 'completed' : 'no-answer';
-  call.duration = answered ? Math.floor((endMs - startSec * 1000) / 1000) : 0;
-  call.lifecycle = { status: status as 'queued' | 'ringing' | 'in-progress' };
-  return true;
+/** The status a body gives, in any of production's spellings, as a state; or none. */
+function givenState(r: Reader): CallState | undefined {
+  const text = r.body['status'];
+  if (text === undefined) return undefined;
+  const state = typeof text === 'string' ? stateOfText(text) : undefined;
+  if (state === undefined) r.fail('status', problems.oneOf(STORED_STATUSES, text));
+  return state;
 }
 
 /**
- * Start, end, duration and status, which must agree. What is given wins, and what is generated
- * is made to fit it: a given talk time (a duration, or a start and an end a second or more
- * apart) makes the call completed; a given end and no start puts the start the talk time before
- * it; a call with no dates starts at `defaultStart`. What still contradicts is refused: a
- * duration that is not the span, a call that was not completed and lasted, an end before the start.
+ * Creation and answer, in seconds, of an answered call: date_created, start_time (the answer)
+ * and ring_duration must agree; what is missing follows from the rest, the drawn ring, or the
+ * arrival.
  */
-function readTimes(r: Reader, call: CallRecord, defaultStart: number): void {
+function answeredTimes(r: Reader, call: CallRecord, defaultStart: number): { created: number; answer: number } {
+  const created = givenCreated(r);
+  const answer = givenSecond(r, 'start_time');
+  const ring = r.integer('ring_duration', 0, MAX_DURATION);
+  if (created !== undefined && answer !== undefined) {
+    if (answer < created) r.fail('start_time', problems.notBeforeCreated);
+    if (ring !== undefined && ring !== answer - created) r.fail('ring_duration', problems.ringSpan(answer - created));
+    return { created, answer };
+  }
+  const rang = ring ?? call.ringSec;
+  if (answer !== undefined) return { created: answer - rang, answer };
+  const c = created ?? defaultStart;
+  return { created: c, answer: c + rang };
+}
+
+/**
+ * A call inserted live: `status` `queued` (outbound only), `ringing` or `in-progress` now (at
+ * its creation, the clock by default) until `end_time`, then `completed` (from in-progress, its
+ * duration the talk) or `no-answer` (from queued or ringing). `end_time` is required; duration,
+ * date_updated and ring_duration follow from the life and may not be given. False when the
+ * status is not a live one.
+ */
+function readLive(r: Reader, call: CallRecord, state: CallState | undefined, defaultStart: number): boolean {
+  if (state !== 'queued' && state !== 'ringing' && state !== 'in-progress') return false;
+  if (state === 'queued' && call.direction === 'inbound') r.fail('status', problems.inboundQueued);
+  for (const field of ['duration', 'date_updated', 'ring_duration'])
+    if (r.has(field)) r.fail(field, problems.liveDerived);
+  const answered = state === 'in-progress';
+  const { created, answer } = answered
+    ? // Answered as it is created (in-progress now), unless its dates say it rang first.
+      answeredTimes(r, { ...call, ringSec: 0 }, defaultStart)
+    : { created: unansweredCreated(r, defaultStart), answer: 0 };
+  const endMs = givenEnd(r, call.endMs % 1000);
+  const from = answered ? answer : created;
+  if (endMs === undefined || endMs < (from + 1) * 1000) r.fail('end_time', problems.liveEnd);
+  call.startSec = created;
+  call.endMs = endMs;
+  call.status = answered ? 'completed' : 'no-answer';
+  call.ringSec = answered ? answer - created : Math.floor(endMs / 1000) - created;
+  const talk = Math.floor((endMs - from * 1000) / 1000);
+  call.duration = answered ? talk : call.direction === 'inbound' ? talk : null;
+  call.lifecycle = { status: state };
+  return true;
+}
+
+/** The creation of a call that was not answered: start_time stays at it, so both must agree. */
+function unansweredCreated(r: Reader, defaultStart: number): number {
+  const created = givenCreated(r);
+  const start = givenSecond(r, 'start_time');
+  if (created !== undefined && start !== undefined && created !== start) {
+    r.fail('date_created', problems.sameInstant('start_time', rfc2822Date(start)));
+  }
+  return created ?? start ?? defaultStart;
+}
+
+/**
+ * Times and status of a call inserted ended, which must agree as production writes them
+ * (generators/call-life.ts). What is given wins, and what is generated is made to fit it: a given
+ * talk (a duration, or a start and an end a second or more apart) and no status makes the call
+ * completed; a call with no dates is created at `defaultStart`. What still contradicts is refused:
+ * a duration that is not the span, an end_time production would not have written, an end before
+ * the start.
+ */
+function readTimes(r: Reader, call: CallRecord, state: CallStatus | undefined, defaultStart: number): void {
   const ms = call.endMs % 1000;
-  const start = givenStart(r);
-  const status = r.oneOf('status', CALL_STATUSES);
   const duration = r.integer('duration', 0, MAX_DURATION);
   const end = givenEnd(r, ms);
-  const span = start !== undefined && end !== undefined ? Math.floor((end - start * 1000) / 1000) : undefined;
-  call.status = status ?? ((duration ?? span ?? 0) > 0 ? 'completed' : call.status);
-  const talk = duration ?? span ?? (call.status !== 'completed' ? 0 : call.duration > 0 ? call.duration : 60);
-  const startSec = start ?? (end !== undefined ? Math.floor(end / 1000) - talk : defaultStart);
-  const endMs = end ?? (startSec + talk) * 1000 + ms;
+  const start = givenSecond(r, 'start_time');
+  const inbound = call.direction === 'inbound';
+  const talkGiven = (duration ?? 0) > 0 || (start !== undefined && end !== undefined && end >= (start + 1) * 1000);
+  // With no status given, the drawn one stands unless the given fields say the call was
+  // answered, or are fields production never writes on it: then completed, the common case.
+  const drawnEndless = !inbound && ['busy', 'no-answer', 'failed', 'not-found'].includes(call.status);
+  const misfit = drawnEndless && (r.has('end_time') || (duration !== undefined && call.status !== 'busy'));
+  const status: CallStatus = state ?? (talkGiven || misfit ? 'completed' : call.status);
+  const spelled = storedStatus(call.direction, status);
+  const answered = status === 'completed';
+  // The Call actor writes only the status of an outbound call that ends busy, unanswered,
+  // failed or not found (busy also its duration 0 and ring_duration): no end_time.
+  const endless = !inbound && !answered && status !== 'canceled';
+  if (endless && r.has('end_time')) r.fail('end_time', problems.noEndTime(spelled));
+  if (endless && status !== 'busy' && duration !== undefined) r.fail('duration', problems.noDuration(spelled));
+  if (!inbound && !answered && status !== 'busy' && r.has('ring_duration'))
+    r.fail('ring_duration', problems.noRing(spelled));
+  if (inbound && r.has('ring_duration')) r.fail('ring_duration', problems.noRing(spelled));
+  const drawnTalk = call.status === 'completed' && call.duration !== null ? call.duration : 60;
+  // Seconds from start_time to the end: the talk, or the ring of a call not answered.
+  const span = answered
+    ? (duration ?? drawnTalk)
+    : inbound || status === 'canceled'
+      ? (duration ?? call.ringSec)
+      : call.ringSec;
+  // A given end and no dates: the call is placed to end then.
+  const ring = answered ? (r.integer('ring_duration', 0, MAX_DURATION) ?? call.ringSec) : 0;
+  const noDates = !r.has('date_created') && !r.has('start_time');
+  const anchor = noDates && end !== undefined ? Math.floor(end / 1000) - span - ring : defaultStart;
+  const { created, answer } = answered
+    ? answeredTimes(r, call, anchor)
+    : { created: unansweredCreated(r, anchor), answer: 0 };
+  const from = answered ? answer : created;
+  const endMs = end ?? (from + span) * 1000 + ms;
   const endField = r.has('end_time') ? 'end_time' : 'date_updated';
-  if (endMs < startSec * 1000) r.fail(endField, problems.notBeforeStart);
-  const computed = Math.floor((endMs - startSec * 1000) / 1000);
-  if (duration !== undefined && duration !== computed) r.fail('duration', problems.durationSpan(computed));
-  if (call.status !== 'completed' && computed !== 0) r.fail('duration', problems.zeroDuration(call.status, computed));
+  if (endMs < from * 1000) r.fail(endField, problems.notBeforeStart);
+  const computed = Math.floor((endMs - from * 1000) / 1000);
+  if (status === 'busy' && !inbound) {
+    if (duration !== undefined && duration !== 0) r.fail('duration', problems.zeroDuration(spelled, duration));
+    const ring = r.integer('ring_duration', 0, MAX_DURATION);
+    if (ring !== undefined && ring !== computed) r.fail('ring_duration', problems.ringSpan(computed));
+  } else if (!endless && duration !== undefined && duration !== computed) {
+    r.fail('duration', problems.durationSpan(computed));
+  }
   const updatedText = r.string('date_updated');
   if (updatedText !== undefined && parseRfc2822(updatedText)?.sec !== Math.floor(endMs / 1000)) {
     r.fail('date_updated', problems.endSecond(rfc2822Date(Math.floor(endMs / 1000))));
   }
-  call.startSec = startSec;
+  call.status = status;
+  call.startSec = created;
   call.endMs = endMs;
-  call.duration = computed;
+  call.ringSec = answered ? answer - created : computed;
+  call.duration = answered ? computed : inbound || status === 'canceled' ? computed : status === 'busy' ? 0 : null;
 }
 
 /**
@@ -201,25 +280,41 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
   const call = insertedCallDefaults(account.context, account.profile, k);
   readParties(r, call);
   readIdentity(r, account, call);
-  if (!readLive(r, call, arrival(account, k))) readTimes(r, call, arrival(account, k));
+  const answeredBy = r.string('answered_by');
+  const state = givenState(r);
+  if (!readLive(r, call, state, arrival(account, k)))
+    readTimes(r, call, state as CallStatus | undefined, arrival(account, k));
+  // answered_by is the callee of an answered outbound call, as the Call actor writes it.
+  if (
+    answeredBy !== undefined &&
+    (call.direction === 'inbound' || call.status !== 'completed' || answeredBy !== call.to)
+  ) {
+    r.fail('answered_by', problems.answeredBy(call.to));
+  }
   const price = r.number('price', 0, 1e9);
   if (price !== undefined) call.priceInt = Math.floor(price);
-  else if (call.duration === 0) call.priceInt = 0;
+  else if (call.status !== 'completed') call.priceInt = 0;
   return call;
 }
 
-/** An inserted call in input form: every field, so that replaying it (a state import) rebuilds it exactly. */
+/**
+ * An inserted call in input form: every field, so that replaying it (a state import) rebuilds it
+ * exactly. The end goes out as end_time where the call shows one (and for a live insert, which
+ * needs it), else as date_updated, its second, which is all such a call shows of it.
+ */
 export function callAsInput(call: CallRecord): Record<string, unknown> {
+  const answered = call.status === 'completed';
+  const withEnd = call.lifecycle !== undefined || shownEndMs(call) !== undefined;
   return {
     sid: call.sid,
     date_created: rfc2822Date(call.startSec),
-    start_time: isoMillis(call.startSec * 1000),
-    end_time: isoMillis(call.endMs),
+    start_time: isoMillis((answered ? call.startSec + call.ringSec : call.startSec) * 1000),
+    ...(withEnd ? { end_time: isoMillis(call.endMs) } : { date_updated: rfc2822Date(Math.floor(call.endMs / 1000)) }),
     to: call.to,
     from: call.from,
     phone_number_sid: call.phoneNumberSid,
     // A live insert goes out as it came in: its live status, its end.
-    status: call.lifecycle?.status ?? call.status,
+    status: storedStatus(call.direction, call.lifecycle?.status ?? call.status),
     direction: call.direction,
     caller_name: call.callerName,
     price: call.priceInt,

@@ -44,13 +44,17 @@ export function recordingFromInput(
   } else {
     const order = account.calls.order(null);
     for (let p = 0; p < Math.min(order.length, 1000) && callId === undefined; p++) {
-      if (account.calls.get(order.at(p)).duration > 0) callId = order.at(p);
+      const c = account.calls.get(order.at(p));
+      if (c.status === 'completed' && (c.duration ?? 0) > 0) callId = order.at(p);
     }
     if (callId === undefined) r.fail('call_sid', problems.noAnsweredCall);
   }
   const call = account.calls.get(callId);
   const endSec = Math.floor(call.endMs / 1000);
-  if (endSec <= call.startSec) r.fail('call_sid', problems.tooShortCall(call.sid));
+  // Recorded from the answer on: start_time is the answer, and only an answered call talks.
+  const answerSec = call.startSec + call.ringSec;
+  if (call.status !== 'completed') r.fail('call_sid', problems.unansweredCall(call.sid));
+  if (endSec <= answerSec) r.fail('call_sid', problems.tooShortCall(call.sid));
 
   const sid = r.string('sid', /^RE[0-9a-f]{32}$/, problems.recordingSid) ?? defaults.sid;
   if (account.recordings.find(sid) !== undefined) r.fail('sid', problems.taken(sid));
@@ -65,8 +69,8 @@ export function recordingFromInput(
     given = Number(text);
   }
   // The generated creation time fits a given duration: late enough in the call to hold it.
-  const drawn = call.startSec + Math.max(1, Math.round(defaults.share * (endSec - call.startSec)));
-  let createdSec = Math.min(endSec, Math.max(drawn, call.startSec + Math.ceil(given ?? 0)));
+  const drawn = answerSec + Math.max(1, Math.round(defaults.share * (endSec - answerSec)));
+  let createdSec = Math.min(endSec, Math.max(drawn, answerSec + Math.ceil(given ?? 0)));
   let offsetMin = defaults.offsetMin;
   const createdText = r.string('date_created');
   if (createdText !== undefined) {
@@ -74,15 +78,15 @@ export function recordingFromInput(
     if (created === undefined) r.fail('date_created', problems.recordingCreated(createdText));
     createdSec = created.sec;
     offsetMin = created.offsetMin;
-    if (createdSec <= call.startSec || createdSec > endSec) {
-      r.fail('date_created', problems.insideCall(call.sid, rfc2822Date(call.startSec), rfc2822Date(endSec)));
+    if (createdSec <= answerSec || createdSec > endSec) {
+      r.fail('date_created', problems.insideCall(call.sid, rfc2822Date(answerSec), rfc2822Date(endSec)));
     }
   }
   const updatedText = r.string('date_updated');
   if (updatedText !== undefined && updatedText !== rfc2822Date(createdSec, offsetMin)) {
     r.fail('date_updated', problems.equalsCreated(rfc2822Date(createdSec, offsetMin)));
   }
-  const room = Math.min(createdSec - call.startSec, call.duration);
+  const room = Math.min(createdSec - answerSec, call.duration ?? 0);
   const duration = given ?? Math.max(0.1, Math.round(room * defaults.share * 100000) / 100000);
   if (duration > room) r.fail('duration', problems.recordingRoom(javaDouble(room)));
   return { sid, callSid: call.sid, createdSec, offsetMin, duration };

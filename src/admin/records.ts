@@ -2,7 +2,7 @@ import { ApiError, messages, problems, ValidationError } from '../errors';
 import { callJson } from '../format/call';
 import { recordingJson } from '../format/recording';
 import { fileBaseOf } from '../format/uris';
-import { callAtClock } from '../generators/call';
+import { storedAtClock } from '../generators/call-life';
 import { runSliced } from '../http/slices';
 import type { Work } from '../store/order';
 import type { Account } from '../store/world';
@@ -94,7 +94,7 @@ export const insertCalls: AdminHandler = (ctx, req) =>
     (a) => a.calls,
     (account, raw, at, k) => callFromInput(account, raw, at, k),
     (account, records) => ctx.world.insertCalls(account, records),
-    (account, call) => callJson(callAtClock(call, ctx.world.nowMs), account.profile.sid),
+    (account, call) => callJson(storedAtClock(call, ctx.world.nowMs), account.profile.sid),
   );
 
 /** `POST /__admin/accounts/{sid}/recordings`: a recording or an array of them. */

@@ -1,12 +1,26 @@
 import type { CallRecord } from '../generators/call';
+import {
+  shownAnsweredBy,
+  shownDuration,
+  shownEndMs,
+  shownRingDuration,
+  shownStartSec,
+  shownStatus,
+  shownUpdatedSec,
+} from '../generators/call-life';
 import { isoMillis, rfc2822Date } from './dates';
 import { API_VERSION, callSubresourceUri, callUri } from './uris';
 
 const q = JSON.stringify;
 
 /**
- * A call in the wire shape, keys in production's order (`CallDetailRecordConverter`). The price
- * is kept for sorting but never written: production's JSON converter does not emit it either.
+ * A call in the wire shape, members in production's order (`CallDetailRecordConverter`): sid,
+ * InstanceId, date_created, date_updated, account_sid, to, from, phone_number_sid, status,
+ * start_time, end_time, duration, price_unit, direction, answered_by, api_version, caller_name,
+ * uri, ring_duration, subresource_uris. Production's Gson leaves null members out, so end_time,
+ * duration, answered_by and ring_duration appear only where the call's life wrote them
+ * (generators/call-life.ts). The price is kept for sorting but never written: production's JSON
+ * converter does not emit it either.
  *
  * Written as a template rather than `JSON.stringify` of an object (five times faster, and a list
  * of a million calls is written item by item). Sids and URIs are hex and fixed text; every other
@@ -15,16 +29,22 @@ const q = JSON.stringify;
  * @example callJson(call, 'AC1') // '{"sid":"ID…-CA…","InstanceId":"ID…","date_created":"Fri, 5 Jul 2013 22:15:53 +0000",…}'
  */
 export function callJson(call: CallRecord, accountSid: string): string {
-  // A live call has no end yet: production omits null fields, so end_time and duration are absent.
-  const updated = call.live === undefined ? Math.floor(call.endMs / 1000) : call.live.updatedSec;
-  const end = call.live === undefined ? `"end_time":"${isoMillis(call.endMs)}","duration":${call.duration},` : '';
+  const endMs = shownEndMs(call);
+  const duration = shownDuration(call);
+  const answeredBy = shownAnsweredBy(call);
+  const ring = shownRingDuration(call);
   return (
     `{"sid":"${call.sid}","InstanceId":"${call.instanceId}",` +
-    `"date_created":"${rfc2822Date(call.startSec)}","date_updated":"${rfc2822Date(updated)}",` +
+    `"date_created":"${rfc2822Date(call.startSec)}","date_updated":"${rfc2822Date(shownUpdatedSec(call))}",` +
     `"account_sid":"${accountSid}","to":${q(call.to)},"from":${q(call.from)},` +
-    `"phone_number_sid":"${call.phoneNumberSid}","status":${q(call.status)},` +
-    `"start_time":"${isoMillis(call.startSec * 1000)}",${end}"price_unit":"USD","direction":${q(call.direction)},` +
+    `"phone_number_sid":"${call.phoneNumberSid}","status":${q(shownStatus(call))},` +
+    `"start_time":"${isoMillis(shownStartSec(call) * 1000)}",` +
+    (endMs === undefined ? '' : `"end_time":"${isoMillis(endMs)}",`) +
+    (duration === undefined ? '' : `"duration":${duration},`) +
+    `"price_unit":"USD","direction":${q(call.direction)},` +
+    (answeredBy === undefined ? '' : `"answered_by":${q(answeredBy)},`) +
     `"api_version":"${API_VERSION}","caller_name":${q(call.callerName)},"uri":"${callUri(accountSid, call.sid)}",` +
+    (ring === undefined ? '' : `"ring_duration":${ring},`) +
     `"subresource_uris":{"notifications":"${callSubresourceUri(accountSid, call.sid, 'Notifications')}",` +
     `"recordings":"${callSubresourceUri(accountSid, call.sid, 'Recordings')}"}}`
   );
@@ -40,16 +60,27 @@ export interface Call {
   to: string;
   from: string;
   phone_number_sid: string;
-  /** `queued`, `ringing` and `in-progress` only while a call of live traffic has not ended. */
-  status: 'completed' | 'no-answer' | 'busy' | 'failed' | 'canceled' | 'queued' | 'ringing' | 'in-progress';
+  /**
+   * Production's texts: an inbound call's in lower case (`ringing`, `in-progress`, `completed`,
+   * `busy`, `no-answer`, `failed`, `canceled`); an outbound call's as the enum names (`QUEUED`,
+   * `RINGING`, `BUSY`, `NO_ANSWER`, `FAILED`, `NOT_FOUND`) but for `in-progress`, `completed`
+   * and `canceled`.
+   */
+  status: string;
+  /** The answer once answered, else the creation. */
   start_time: string;
-  /** Absent until the call ends (live traffic): production omits nulls. */
+  /** Absent until the call ends, and on outbound calls that end busy, no-answer, failed or not-found. */
   end_time?: string;
+  /** Talk time; ring time for inbound calls not answered and canceled calls; absent where production writes none. */
   duration?: number;
   price_unit: string;
   direction: 'inbound' | 'outbound-api' | 'outbound-dial';
+  /** Outbound calls once answered: the callee. */
+  answered_by?: string;
   api_version: string;
   caller_name: string;
   uri: string;
+  /** Outbound calls once answered (seconds from creation to answer), and busy ones (how long they rang). */
+  ring_duration?: number;
   subresource_uris: { notifications: string; recordings: string };
 }

@@ -2,12 +2,16 @@ import { personName, sipUser } from '../random/faker';
 import type { Stream } from '../random/stream';
 import type { AccountProfile, Endpoint, WorldContext } from './account';
 import { blockLayout, CALLS_PER_BLOCK } from './recording-layout';
-import { startFromDraw } from './timeline';
+import { MIN_GAP_SEC, newerStartSec, startFromDraw } from './timeline';
 
-export const CALL_STATUSES = ['completed', 'no-answer', 'busy', 'failed', 'canceled'] as const;
+/**
+ * How a call ended, in production's texts (`CallStateChanged.State`). The status a record shows
+ * is spelled from it and the direction (see `storedStatus` in call-life.ts).
+ */
+export const CALL_STATUSES = ['completed', 'no-answer', 'busy', 'failed', 'not-found', 'canceled'] as const;
 export const CALL_DIRECTIONS = ['inbound', 'outbound-api', 'outbound-dial'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
-/** The states a call passes through before its final one (see generators/traffic.ts). */
+/** The states a call passes through before its final one (see generators/call-life.ts). */
 export type LiveStatus = 'queued' | 'ringing' | 'in-progress';
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
 
@@ -16,9 +20,13 @@ export interface CallSortFields {
   from: string;
   to: string;
   direction: CallDirection;
-  status: CallStatus | LiveStatus;
-  /** Whole seconds; 0 unless completed (and while a call is live). */
-  duration: number;
+  status: CallStatus;
+  /**
+   * The duration the final record shows, whole seconds: the talk time of an answered call; the
+   * ring time of an inbound call that was not answered and of a canceled outbound one; 0 for an
+   * outbound busy call; null (not shown) for outbound no-answer, failed and not-found.
+   */
+  duration: number | null;
   /** Integer part of the price: production sorts by `cast(price as int)`. */
   priceInt: number;
 }
@@ -28,9 +36,17 @@ export interface CallCore extends CallSortFields {
   sid: string;
   instanceId: string;
   phoneNumberSid: string;
-  /** date_created and start_time, whole seconds since the epoch. */
+  /** date_created, whole seconds since the epoch: when the call was created. */
   startSec: number;
-  /** end_time in milliseconds since the epoch: start + duration seconds + under one second. */
+  /**
+   * Whole seconds it rang: from creation to the answer (start_time then moves to the answer), or
+   * to the end of a call that was not answered.
+   */
+  ringSec: number;
+  /**
+   * When the call ended, in milliseconds since the epoch (end_time, where production writes one;
+   * date_updated's second always): creation + ring + talk seconds + under one second.
+   */
   endMs: number;
 }
 
@@ -38,25 +54,16 @@ export interface CallCore extends CallSortFields {
 export interface CallRecord extends CallCore {
   callerName: string;
   /**
-   * Set while a call of live traffic has not ended: the second of its present state, which is
-   * its `date_updated`; it has no `end_time` and no `duration` on the wire yet.
+   * Set on the view of a call that has not ended yet (see `callAtClock` in call-life.ts): its
+   * present state and that state's second, which is its `date_updated`. It has no `end_time` and
+   * no `duration` on the wire yet.
    */
-  live?: { updatedSec: number };
+  live?: { status: LiveStatus; updatedSec: number };
   /**
-   * An inserted call given a live status: it shows that status from its start until its end,
-   * then its final form (the record's own status). Only inserts carry it.
+   * An inserted call given a live status: it shows that status from its creation (and
+   * `in-progress` from its answer) until its end, then its final form. Only inserts carry it.
    */
   lifecycle?: { status: LiveStatus };
-}
-
-/**
- * An inserted call as it stands at the clock: in its live status before its end (no end_time,
- * no duration), its final form after.
- * @example callAtClock(call, Date.parse('2025-06-01T12:01:00Z')).status // 'in-progress'
- */
-export function callAtClock(call: CallRecord, nowMs: number): CallRecord {
-  if (call.lifecycle === undefined || nowMs >= call.endMs) return call;
-  return { ...call, status: call.lifecycle.status, duration: 0, live: { updatedSec: call.startSec } };
 }
 
 // The observed values dominate; the rest exist so that sorting by them means something.
@@ -65,14 +72,18 @@ const DIRECTION_WEIGHTS = [
   ['outbound-api', 15],
   ['outbound-dial', 15],
 ] as const;
+// Not-found takes the top of failed's share, so no other call changes its outcome for it.
 const STATUS_WEIGHTS = [
   ['completed', 80],
   ['no-answer', 8],
   ['busy', 5],
-  ['failed', 4],
+  ['failed', 3],
+  ['not-found', 1],
   ['canceled', 3],
 ] as const;
-const MAX_DURATION_SEC = 4 * 3600;
+/** Ring and talk together stay under four hours, so no seeded call ends after the reference instant. */
+const MAX_RING_SEC = 60;
+const MAX_DURATION_SEC = 4 * 3600 - MAX_RING_SEC;
 /** A call that holds recordings lasts at least this long, so they fit inside it. */
 const MIN_RECORDED_DURATION_SEC = 5;
 /** Per-minute rates in USD; outbound to far destinations costs more, so a few calls pass $1. */
@@ -93,6 +104,39 @@ const OUTBOUND_PARTIES = [
   ['sip', 15],
 ] as const;
 const COUNTRY_CODES = ['44', '49', '33', '34', '39', '55', '61', '81', '91'] as const;
+
+/**
+ * How long a call rang, from `f` in [0, 1): an app answers an inbound call within seconds, a
+ * callee within half a minute; outbound no-answer gives up at 30-60 s; busy and failed end fast.
+ */
+function ringOf(status: CallStatus, inbound: boolean, f: number): number {
+  const within = (lo: number, hi: number) => lo + Math.floor(f * (hi - lo + 1));
+  switch (status) {
+    case 'completed':
+      return inbound ? within(0, 3) : within(3, 25);
+    case 'no-answer':
+      return inbound ? within(15, 60) : within(30, MAX_RING_SEC);
+    case 'busy':
+      return within(1, 8);
+    case 'canceled':
+      return within(2, 30);
+    case 'failed':
+      return within(0, 2);
+    case 'not-found':
+      return within(0, 1);
+  }
+}
+
+/**
+ * The duration production's final record shows (see `CallSortFields.duration`): an inbound call
+ * ends through the interpreter, which writes end minus start_time whatever the status; an
+ * outbound one through the Call actor, which writes it only on completion (and 0 on busy).
+ */
+function shownDuration(status: CallStatus, inbound: boolean, ring: number, talk: number): number | null {
+  if (status === 'completed') return talk;
+  if (inbound || status === 'canceled') return ring;
+  return status === 'busy' ? 0 : null;
+}
 
 /**
  * Talk time with a long tail: a log-logistic law of shape 2 (median 75 s, about 1% over 12 min),
@@ -152,31 +196,38 @@ function drawHead(
   s: Stream,
   recorded: boolean,
   upTo: CallStage = 'price',
-): { u: number; endpoint: Endpoint; fields: CallSortFields } {
+): { u: number; endpoint: Endpoint; fields: CallSortFields; ringSec: number } {
   const stop = STAGE[upTo];
   const u = s.float();
   const direction = s.weighted(DIRECTION_WEIGHTS);
-  const drawnStatus = s.weighted(STATUS_WEIGHTS);
-  // A call that holds recordings was answered; the status is still drawn to keep the stream aligned.
-  const status: CallStatus = recorded ? 'completed' : drawnStatus;
-  const talk = stop < STAGE.duration ? 0 : drawDuration(s);
-  const duration = status !== 'completed' ? 0 : recorded ? Math.max(talk, MIN_RECORDED_DURATION_SEC) : talk;
-  const firstEndpoint = account.endpoints[0] as Endpoint;
-  if (stop < STAGE.parties) return { u, endpoint: firstEndpoint, fields: { direction, status, duration, ...UNDRAWN } };
-  const endpoint = s.pick(account.endpoints);
   const inbound = direction === 'inbound';
+  // The ring time comes from where the status draw fell in its bucket: no draw of its own.
+  const [drawnStatus, rest] = s.weightedRest(STATUS_WEIGHTS);
+  // A call that holds recordings was answered; the status is still drawn to keep the stream
+  // aligned. Nothing calls in to a number that is not found: an inbound not-found failed.
+  const status: CallStatus = recorded ? 'completed' : inbound && drawnStatus === 'not-found' ? 'failed' : drawnStatus;
+  const ringSec = ringOf(status, inbound, rest);
+  const drawnTalk = stop < STAGE.duration ? 0 : drawDuration(s);
+  const talk = status !== 'completed' ? 0 : recorded ? Math.max(drawnTalk, MIN_RECORDED_DURATION_SEC) : drawnTalk;
+  const duration = shownDuration(status, inbound, ringSec, talk);
+  const firstEndpoint = account.endpoints[0] as Endpoint;
+  if (stop < STAGE.parties) {
+    return { u, endpoint: firstEndpoint, ringSec, fields: { direction, status, duration, ...UNDRAWN } };
+  }
+  const endpoint = s.pick(account.endpoints);
   const other = drawParty(s, inbound);
   const rate = inbound ? INBOUND_RATE : s.pick(OUTBOUND_RATES);
   return {
     u,
     endpoint,
+    ringSec,
     fields: {
       direction,
       status,
       duration,
       from: inbound ? other : endpoint.address,
       to: inbound ? endpoint.address : other,
-      priceInt: Math.floor(Math.ceil(duration / 60) * rate),
+      priceInt: Math.floor(Math.ceil(talk / 60) * rate),
     },
   };
 }
@@ -196,10 +247,17 @@ export function callSortFields(
 }
 
 function drawCore(world: WorldContext, account: AccountProfile, i: number, s: Stream): CallCore {
-  const { u, endpoint, fields } = drawHead(account, s, recordingsOnCall(account, i) > 0);
+  const recorded = recordingsOnCall(account, i) > 0;
+  const { u, endpoint, fields, ringSec } = drawHead(account, s, recorded);
   const instanceId = s.pick(world.instanceIds);
   const sid = `${instanceId}-CA${account.sids.seeded.calls.encode(i)}`;
-  return finishCore(fields, endpoint, sid, instanceId, startFromDraw(world, account, i, u), s);
+  const startSec = startFromDraw(world, account, i, u);
+  // A recorded call's recordings lie in its talk and before the next call's creation (see
+  // recording.ts), which can be as little as MIN_GAP_SEC later: its ring leaves them that room.
+  const ring = recorded
+    ? Math.min(ringSec, Math.max(0, newerStartSec(world, account, i) - startSec - MIN_GAP_SEC))
+    : ringSec;
+  return finishCore(fields, endpoint, sid, instanceId, startSec, ring, s);
 }
 
 function finishCore(
@@ -208,9 +266,11 @@ function finishCore(
   sid: string,
   instanceId: string,
   startSec: number,
+  ringSec: number,
   s: Stream,
 ): CallCore {
-  const endMs = (startSec + fields.duration) * 1000 + s.int(0, 999);
+  const talk = fields.status === 'completed' ? (fields.duration as number) : 0;
+  const endMs = (startSec + ringSec + talk) * 1000 + s.int(0, 999);
   return {
     from: fields.from,
     to: fields.to,
@@ -222,6 +282,7 @@ function finishCore(
     instanceId,
     phoneNumberSid: endpoint.phoneNumberSid,
     startSec,
+    ringSec,
     endMs,
   };
 }
@@ -237,9 +298,9 @@ export function drawDefaults(
   startSec: number,
   recorded: boolean,
 ): CallCore {
-  const { endpoint, fields } = drawHead(account, s, recorded);
+  const { endpoint, fields, ringSec } = drawHead(account, s, recorded);
   const instanceId = s.pick(world.instanceIds);
-  return finishCore(fields, endpoint, `${instanceId}-CA${s.hex(32)}`, instanceId, startSec, s);
+  return finishCore(fields, endpoint, `${instanceId}-CA${s.hex(32)}`, instanceId, startSec, ringSec, s);
 }
 
 /** Call `i` without its caller name (the costliest field), for recordings. */

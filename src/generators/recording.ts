@@ -1,7 +1,7 @@
 import type { AccountProfile, WorldContext } from './account';
 import { generateCallCore } from './call';
 import { placeRecording } from './recording-layout';
-import { callStartSec } from './timeline';
+import { newerStartSec } from './timeline';
 
 /** A recording as the store knows it; `format/recording.ts` turns it into the wire shape. */
 export interface RecordingRecord {
@@ -24,16 +24,18 @@ export const OFFSETS_MIN = [0, 0, 0, 0, 540, -300, 60, 330, -180, 120] as const;
 /**
  * Recording `j` of the account: a pure function of (seed, account, index), through its call.
  *
- * It lies inside its call: created after the call starts and no later than the call ends, with a
- * duration no longer than the time since the call started. It is also created no later than the
+ * It lies inside its call's talk: created after the answer and no later than the call ends, with
+ * a duration no longer than the time since the answer. It is also created no later than the
  * next newer call starts, and a call's recordings split that window into one slot each, so
  * recordings fall in time as `j` grows, like calls, and need no sort for the default order.
  */
 export function generateRecording(world: WorldContext, account: AccountProfile, j: number): RecordingRecord {
   const place = placeRecording(account, j);
   const call = generateCallCore(world, account, place.call);
-  const newerStart = place.call === 0 ? world.clockSec : callStartSec(world, account, place.call - 1);
-  const lo = call.startSec + 1;
+  const newerStart = newerStartSec(world, account, place.call);
+  // Recorded from the answer on: start_time is the answer, and the talk follows it.
+  const answerSec = call.startSec + call.ringSec;
+  const lo = answerSec + 1;
   const hi = Math.min(Math.floor(call.endMs / 1000), newerStart);
   // At least 4 seconds wide (calls start 4 s apart and recorded calls last 5 s), so up to three
   // recordings get distinct seconds.
@@ -43,7 +45,7 @@ export function generateRecording(world: WorldContext, account: AccountProfile, 
   const s = account.streams.seeded.recordings.at(j);
   const sid = `RE${account.sids.seeded.recordings.encode(j)}`;
   const createdSec = s.int(slotLo, slotHi);
-  const room = Math.min(createdSec - call.startSec, call.duration);
+  const room = Math.min(createdSec - answerSec, call.duration ?? 0);
   const duration = Math.max(0.1, Math.round(room * (0.3 + 0.7 * s.float()) * 100000) / 100000);
   const offsetMin = s.pick(OFFSETS_MIN);
   return { sid, callSid: call.sid, createdSec, offsetMin, duration };

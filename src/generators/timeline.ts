@@ -32,6 +32,11 @@ export function callStartSec(world: WorldContext, account: AccountProfile, i: nu
   return startFromDraw(world, account, i, account.streams.seeded.calls.at(i).float());
 }
 
+/** When the next newer call than `i` starts: the reference instant for the newest. */
+export function newerStartSec(world: WorldContext, account: AccountProfile, i: number): number {
+  return i === 0 ? world.clockSec : callStartSec(world, account, i - 1);
+}
+
 /**
  * When an account was opened: a day before its oldest seeded call, or a day before the newest
  * possible one when it has none. Derived, never drawn, so no record changes.

@@ -1,6 +1,7 @@
 import { personName } from '../random/faker';
 import type { AccountProfile, WorldContext } from './account';
-import { type CallRecord, drawDefaults, type LiveStatus } from './call';
+import { type CallRecord, drawDefaults } from './call';
+import { callAtClock } from './call-life';
 import { OFFSETS_MIN, type RecordingRecord } from './recording';
 
 /** Live traffic of an account: calls arriving after the reference instant, as the clock moves. */
@@ -34,29 +35,6 @@ export function arrivedCount(world: WorldContext, account: AccountProfile, t: Tr
   while (c > 0 && arrivalSec(world, account, t, c - 1) > nowSec) c--;
   while (arrivalSec(world, account, t, c) <= nowSec) c++;
   return c;
-}
-
-/** What happens to a call, and when: times in whole seconds since the epoch. */
-export interface Lifecycle {
-  /** Each state the call passes through with the second it enters it, in order. */
-  steps: readonly { status: CallRecord['status'] | LiveStatus; atSec: number }[];
-  /** The final state's second. */
-  endSec: number;
-}
-
-/**
- * A call's passage through production's states: queued at creation, ringing a second later,
- * then busy, no-answer, canceled or failed after a seeded ring, or in-progress when answered and
- * completed when it ends. The outcome and the talk time are drawn as a seeded call's.
- */
-export function lifecycleOf(call: CallRecord, ringSec: number): Lifecycle {
-  const t0 = call.startSec;
-  const end = Math.floor(call.endMs / 1000);
-  const steps: Lifecycle['steps'][number][] = [{ status: 'queued', atSec: t0 }];
-  if (call.status !== 'failed') steps.push({ status: 'ringing', atSec: t0 + 1 });
-  if (call.status === 'completed') steps.push({ status: 'in-progress', atSec: Math.min(t0 + ringSec, end - 1) });
-  steps.push({ status: call.status, atSec: end });
-  return { steps, endSec: end };
 }
 
 /** Arrivals of live traffic come in blocks of this many, of which RECORDED_PER_BLOCK are recorded. */
@@ -95,9 +73,9 @@ export function recordedBelow(account: AccountProfile, n: number): number {
 }
 
 /**
- * Arrival `j` in its final form, with its life: its fields drawn from its own stream as an
- * inserted call's are, its sid encoding `j` (so it is found by sid). A recorded arrival is
- * answered, talking a seeded 30 s to 10 min when its stream drew a call that was not. Without
+ * Arrival `j` in its final form: its fields drawn from its own stream as an inserted call's are,
+ * its sid encoding `j` (so it is found by sid). A recorded arrival is answered, after a seeded
+ * ring, talking a seeded 30 s to 10 min, when its stream drew a call that was not. Without
  * `named` the caller name (faker, the costliest field) is left out, for what only needs times.
  */
 export function trafficOutcome(
@@ -106,41 +84,27 @@ export function trafficOutcome(
   t: TrafficSpec,
   j: number,
   named = true,
-): { call: CallRecord; life: Lifecycle } {
+): CallRecord {
   const startSec = arrivalSec(world, account, t, j);
   const s = account.streams.traffic.at(j);
   s.float();
   const call = drawDefaults(world, account, s, startSec, false) as CallRecord;
   if (call.status !== 'completed' && isRecorded(account, j)) {
+    const answer = account.streams.trafficTalk.at(j);
+    const talk = answer.int(30, 600);
     call.status = 'completed';
-    call.duration = account.streams.trafficTalk.at(j).int(30, 600);
-    call.endMs = (startSec + call.duration) * 1000 + (call.endMs % 1000);
-  }
-  // An outcome's ring: answered after 2–20 s; no-answer gives up after 20–45 s; busy and
-  // canceled end within seconds; failed never rings. Durations of ended calls follow from these.
-  const ring = s.int(2, 20);
-  const tails: Partial<Record<string, () => number>> = {
-    'no-answer': () => s.int(20, 45),
-    busy: () => s.int(2, 8),
-    canceled: () => s.int(3, 20),
-    failed: () => s.int(1, 3),
-  };
-  const tail = tails[call.status]?.() ?? 0;
-  if (call.status !== 'completed') call.endMs = (startSec + tail) * 1000 + (call.endMs % 1000);
-  else if (call.duration < ring + 1) {
-    // Long enough to have been answered.
-    call.duration = ring + 1;
-    call.endMs = (startSec + call.duration) * 1000 + (call.endMs % 1000);
+    call.ringSec = call.direction === 'inbound' ? answer.int(0, 3) : answer.int(3, 25);
+    call.duration = talk;
+    call.endMs = (startSec + call.ringSec + talk) * 1000 + (call.endMs % 1000);
   }
   if (named) call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
   call.sid = `${call.instanceId}-CA${account.sids.traffic.encode(j)}`;
-  return { call, life: lifecycleOf(call, ring) };
+  return call;
 }
 
 /**
- * Arrival `j` as the API shows it at `nowMs`: its state is the last step at or before the clock.
- * Until it ends, `live` holds its state's second: `end_time` and `duration` are absent, as
- * production omits nulls, and `date_updated` is that second.
+ * Arrival `j` as the API shows it at `nowMs`: its final form from its end_time, else the state it
+ * is in (generators/call-life.ts): no end_time, no duration, and that state's second as date_updated.
  */
 export function trafficCall(
   world: WorldContext,
@@ -149,17 +113,7 @@ export function trafficCall(
   j: number,
   nowMs: number,
 ): CallRecord {
-  const { call, life } = trafficOutcome(world, account, t, j);
-  const nowSec = Math.floor(nowMs / 1000);
-  const { steps } = life;
-  // The final step is reached at end_time to the millisecond, never in the second before it:
-  // production writes end_time as "now" when the call ends, so no reader sees an end ahead of the clock.
-  const reached = (step: Lifecycle['steps'][number], k: number) =>
-    k === steps.length - 1 ? nowMs >= call.endMs : step.atSec <= nowSec;
-  const last = steps.filter(reached).pop() ?? steps[0]!;
-  if (last === steps[steps.length - 1]) return call;
-  // Not ended: the state of the moment, and nothing of an end.
-  return { ...call, status: last.status, duration: 0, live: { updatedSec: last.atSec } };
+  return callAtClock(trafficOutcome(world, account, t, j), nowMs);
 }
 
 /** The arrival number a traffic call's sid encodes, if it is one. */
@@ -185,15 +139,16 @@ export function trafficRecording(
   j: number,
 ): { rec: RecordingRecord; appearSec: number } | null {
   if (!isRecorded(account, j)) return null;
-  const { call, life } = trafficOutcome(world, account, t, j, false);
+  const call = trafficOutcome(world, account, t, j, false);
   const s = account.streams.trafficRecording.at(j);
-  const answered = life.steps.find((step) => step.status === 'in-progress')?.atSec ?? call.startSec;
+  const answered = call.startSec + call.ringSec;
+  const endSec = Math.floor(call.endMs / 1000);
   // Where in the talk it started, which bounds how long it can be.
-  const startedSec = answered + s.int(0, Math.max(0, life.endSec - answered - 1));
-  const room = life.endSec - startedSec;
+  const startedSec = answered + s.int(0, Math.max(0, endSec - answered - 1));
+  const room = endSec - startedSec;
   const duration = Math.max(1, Math.floor(room * (0.3 + 0.7 * s.float()) * 1000) / 1000);
   const offsetMin = s.pick(OFFSETS_MIN);
-  const appearSec = life.endSec + s.int(5, 120);
+  const appearSec = endSec + s.int(5, 120);
   const rec: RecordingRecord = {
     sid: trafficRecordingSid(account, j),
     callSid: call.sid,

@@ -1,4 +1,6 @@
 import { ApiError, messages } from '../errors';
+import type { CallRecord } from '../generators/call';
+import { shownEndMs, shownStartSec, shownStatus } from '../generators/call-life';
 import { wildcard } from '../input/wildcard';
 import type { RecordFilter } from '../store/table';
 
@@ -33,16 +35,8 @@ export function parseDay(name: string, value: string): number {
   return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
 }
 
-/** Fields a call filter reads, in store terms. */
-export interface FilterableCall {
-  to: string;
-  from: string;
-  status: string;
-  startSec: number;
-  endMs: number;
-  /** Set while a live call has not ended: it has no end_time, so no EndTime keeps it. */
-  live?: unknown;
-}
+/** What a call filter reads: a call as it stands, through the rules of its life. */
+export type FilterableCall = CallRecord;
 
 /** Fields a recording filter reads. */
 export interface FilterableRecording {
@@ -92,18 +86,20 @@ const untilDayEnd =
  * Production's call filters (`CallDetailRecordFilter`): To and From match `'%' + value`
  * (a suffix, or more with the client's own `%`), Status matches as `LIKE` in any case (the
  * production database's collation: see `likeAnyCase`), StartTime keeps
- * calls starting on or after the day, EndTime those ending by the next midnight (the whole day
+ * calls whose start_time is on or after the day, EndTime those ending by the next midnight (the whole day
  * included). The generated calls have no parent and no conference, so ParentCallSid and
  * ConferenceSid, with any value, give an empty list.
  */
 export const CALL_FILTERS: FilterDefs<FilterableCall> = {
   To: like((c) => c.to, '%'),
   From: like((c) => c.from, '%'),
-  Status: likeAnyCase((c) => c.status),
+  Status: likeAnyCase(shownStatus),
   ParentCallSid: () => () => false,
   ConferenceSid: () => () => false,
-  StartTime: fromDay((c) => c.startSec),
-  EndTime: untilDayEnd((c) => (c.live === undefined ? c.endMs : Number.POSITIVE_INFINITY)),
+  // start_time is the answer once answered; a call with no end_time (live, or an outbound one
+  // that ended busy, no-answer, failed or not-found) is NULL to `end_time <= d`, so never kept.
+  StartTime: fromDay(shownStartSec),
+  EndTime: untilDayEnd((c) => shownEndMs(c) ?? Number.POSITIVE_INFINITY),
 };
 
 /** Production's recording filters: CallSid as `LIKE`; StartTime and EndTime on `date_created`. */

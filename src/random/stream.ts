@@ -99,6 +99,23 @@ export class Stream {
     return (table[table.length - 1] as readonly [T, number])[0];
   }
 
+  /**
+   * `weighted`, and where in its bucket the draw fell: a second uniform value in [0, 1) from the
+   * same draw, so a value that depends on the pick costs no draw and shifts nothing after it.
+   * @example stream.weightedRest([['completed', 80], ['busy', 20]]) // ['completed', 0.41…]
+   */
+  weightedRest<T>(table: ReadonlyArray<readonly [T, number]>): [T, number] {
+    let total = 0;
+    for (const [, w] of table) total += w;
+    let x = this.prng() * total;
+    for (const [value, w] of table) {
+      if (x < w) return [value, x / w];
+      x -= w;
+    }
+    // Reached only by rounding at the very top: the last bucket's top.
+    return [(table[table.length - 1] as readonly [T, number])[0], 0.999999];
+  }
+
   /** `n` lower-case hex digits. @example stream.hex(8) // '0f3a9c2e' */
   hex(n: number): string {
     let out = '';

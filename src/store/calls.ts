@@ -1,15 +1,14 @@
 import type { AccountProfile } from '../generators/account';
 import {
   CALL_DIRECTIONS,
-  CALL_STATUSES,
   type CallRecord,
   type CallSortFields,
   type CallStage,
-  callAtClock,
   callSortFields,
   generateCall,
   seededCallIndex,
 } from '../generators/call';
+import { STORED_STATUSES, shownDuration, shownStatus, storedAtClock, storedStatus } from '../generators/call-life';
 import { blockLayout, CALLS_PER_BLOCK } from '../generators/recording-layout';
 import { type Column, packAscii, rankStrings, SLICE, type Work } from './order';
 import type { TableKind } from './table';
@@ -20,7 +19,7 @@ export type CallColumn = 'from' | 'to' | 'direction' | 'status' | 'duration' | '
 /** Rank of each value in code-unit order, so that comparing ranks compares the strings. */
 const enumRanks = (values: readonly string[]) => new Map([...values].sort().map((v, i) => [v, i] as const));
 const DIRECTION_RANK = enumRanks(CALL_DIRECTIONS);
-const STATUS_RANK = enumRanks(CALL_STATUSES);
+const STATUS_RANK = enumRanks(STORED_STATUSES);
 
 /** How far into each call's stream a column's key is drawn. */
 const STAGE_OF: Record<CallColumn, CallStage> = {
@@ -35,8 +34,10 @@ const STAGE_OF: Record<CallColumn, CallStage> = {
 /** A column's key of a call, as one number; the string columns are packed instead. */
 const NUMBER_OF: Partial<Record<CallColumn, (f: CallSortFields) => number>> = {
   direction: (f) => DIRECTION_RANK.get(f.direction) as number,
-  status: (f) => STATUS_RANK.get(f.status) as number,
-  duration: (f) => f.duration,
+  // Production sorts the text it stores: `BUSY` before `busy` before `completed`.
+  status: (f) => STATUS_RANK.get(storedStatus(f.direction, f.status)) as number,
+  // A duration production never wrote is NULL, which MariaDB sorts before every number.
+  duration: (f) => (f.duration === null ? 0 : f.duration + 1),
   // Production sorts by `cast(price as int)`.
   price: (f) => f.priceInt,
 };
@@ -98,12 +99,12 @@ export const CALL_KIND: TableKind<CallRecord, CallColumn> = {
     from: (c) => c.from,
     to: (c) => c.to,
     direction: (c) => c.direction,
-    status: (c) => c.status,
-    duration: (c) => c.duration,
+    status: shownStatus,
+    duration: (c) => shownDuration(c) ?? -1,
     // Production sorts by `cast(price as int)`.
     price: (c) => c.priceInt,
   },
   column: (_world, account, n, column) => callColumn(account, n, column),
-  atClock: callAtClock,
+  atClock: storedAtClock,
   movesWithClock: (c) => c.lifecycle !== undefined,
 };

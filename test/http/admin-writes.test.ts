@@ -92,7 +92,10 @@ describe('inserting and deleting calls', () => {
       status: 'completed',
       account_sid: a.sid,
     });
-    expect(res.body.end_time).toMatch(/^2025-05-17T10:00:07\.\d{3}Z$/);
+    // Created at date_created, answered after its ring (start_time), talking 7 s from the answer.
+    expect(Date.parse(res.body.end_time) - Date.parse(res.body.start_time)).toBeGreaterThanOrEqual(7000);
+    expect(Date.parse(res.body.end_time) - Date.parse(res.body.start_time)).toBeLessThan(8000);
+    expect(Date.parse(res.body.start_time)).toBeGreaterThanOrEqual(Date.parse('2025-05-17T10:00:00Z'));
     expect(res.body.uri).toBe(`/2012-04-24/Accounts/${a.sid}/Calls/${res.body.sid}.json`);
     const def = await allItems(app, callsPath(a.sid), a.token, 'calls');
     expect(def).toHaveLength(51);
@@ -114,10 +117,11 @@ describe('inserting and deleting calls', () => {
     const res = await request(app)
       .post(`/__admin/accounts/${a.sid}/calls`)
       .type('json')
-      .send([{}, { status: 'busy' }]);
+      .send([{}, { status: 'busy', direction: 'outbound-api' }]);
     expect(res.status).toBe(201);
     expect(res.body).toHaveLength(2);
-    expect(res.body[1]).toMatchObject({ status: 'busy', duration: 0 });
+    expect(res.body[1]).toMatchObject({ status: 'BUSY', duration: 0 });
+    expect(res.body[1].end_time).toBeUndefined();
     const first = await authGet(app, `${callsPath(a.sid)}?PageSize=2`, a.token);
     expect(first.body.total).toBe(450);
     expect(new Set(first.body.calls.map((c: Item) => c.sid))).toEqual(new Set(res.body.map((c: Item) => c.sid)));
@@ -134,7 +138,8 @@ describe('inserting and deleting calls', () => {
       { start_time: '2025-05-17T10:00:00.000Z', end_time: '2025-05-17T10:00:05.000Z', duration: 9 },
       'body.duration: must be the whole seconds',
     ],
-    [{ status: 'failed', duration: 4 }, 'body.duration: must be 0'],
+    [{ status: 'busy', direction: 'outbound-dial', duration: 4 }, 'body.duration: must be 0'],
+    [{ status: 'FAILED', direction: 'outbound-api', duration: 4 }, 'body.duration: production writes no duration'],
     [{ uri: '/x' }, 'body.uri: derived by the emulator'],
     [{ api_version: '2010-04-01' }, 'body.api_version'],
     [{ account_sid: `AC${HEX('0')}` }, 'body.account_sid'],

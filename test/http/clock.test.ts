@@ -180,12 +180,26 @@ describe('inserts with a lifecycle', () => {
   };
 
   test.each([
-    ['in-progress', 'completed', 600],
-    ['ringing', 'no-answer', 0],
-    ['queued', 'no-answer', 0],
-  ])('%s now, until end_time; then %s', async (live, final, duration) => {
+    [
+      'in-progress',
+      'inbound',
+      'in-progress',
+      { status: 'completed', end_time: '2025-06-01T12:10:00.000Z', duration: 600 },
+    ],
+    [
+      'in-progress',
+      'outbound-api',
+      'in-progress',
+      { status: 'completed', end_time: '2025-06-01T12:10:00.000Z', duration: 600, ring_duration: 0 },
+    ],
+    // An inbound call not answered ends with its ring time as duration.
+    ['ringing', 'inbound', 'ringing', { status: 'no-answer', end_time: '2025-06-01T12:10:00.000Z', duration: 600 }],
+    // An outbound one ends NO_ANSWER with neither end_time nor duration, as the Call actor writes it.
+    ['queued', 'outbound-api', 'QUEUED', { status: 'NO_ANSWER' }],
+    ['RINGING', 'outbound-dial', 'RINGING', { status: 'NO_ANSWER' }],
+  ])('%s (%s) now, until end_time; then %j', async (given, direction, live, final) => {
     const { app, insert, get } = setupLive();
-    const res = await insert([{ status: live, end_time: '2025-06-01T12:10:00.000Z' }]);
+    const res = await insert([{ status: given, direction, end_time: '2025-06-01T12:10:00.000Z' }]);
     expect(res.status).toBe(201);
     const [call] = res.body as Record<string, unknown>[];
     expect(call).toMatchObject({ status: live, date_created: 'Sun, 1 Jun 2025 12:00:00 +0000' });
@@ -194,17 +208,15 @@ describe('inserts with a lifecycle', () => {
     await post(app, { advance: 'PT9M59S' });
     expect((await get(call!['sid'] as string)).body.status).toBe(live);
     await post(app, { advance: 1 });
-    expect((await get(call!['sid'] as string)).body).toMatchObject({
-      status: final,
-      end_time: '2025-06-01T12:10:00.000Z',
-      duration,
-      date_updated: 'Sun, 1 Jun 2025 12:10:00 +0000',
-    });
+    const ended = (await get(call!['sid'] as string)).body;
+    expect(ended).toMatchObject({ ...final, date_updated: 'Sun, 1 Jun 2025 12:10:00 +0000' });
+    for (const k of ['end_time', 'duration']) if (!(k in final)) expect(ended).not.toHaveProperty(k);
   });
 
   test('the list sorts and filters it by its present status; an export and import keep its life', async () => {
     const { app, a, insert } = setupLive();
-    expect((await insert([{ status: 'in-progress', end_time: '2025-06-01T13:00:00.000Z' }])).status).toBe(201);
+    const body = [{ status: 'in-progress', direction: 'inbound', end_time: '2025-06-01T13:00:00.000Z' }];
+    expect((await insert(body)).status).toBe(201);
     const list = (q: string, on = app) =>
       request(on).get(`/call/2012-04-24/Accounts/${a.sid}/Calls.json?${q}`).auth(a.token, '');
     expect((await list('Status=in-progress')).body.total).toBe(1);

@@ -86,8 +86,8 @@ describe('startEmulator (in-process API)', () => {
     expect((await client.faults.list()).map((f) => f.id)).toEqual([fault.id]);
     await client.faults.clear();
     await client.reset(a!.sid);
-    await expect(client.addCalls(a!.sid, { status: 'busy', duration: 5 })).rejects.toThrow(
-      /400 body\[0\]\.duration: must be 0 for a call that is busy/,
+    await expect(client.addCalls(a!.sid, { status: 'busy', direction: 'outbound-api', duration: 5 })).rejects.toThrow(
+      /400 body\[0\]\.duration: must be 0 for a call that is BUSY/,
     );
     const inputs = () =>
       client.addCalls(a!.sid, {

@@ -3,7 +3,9 @@ import { parseFault } from '../../src/admin/fault-input';
 import { recordingAsInput, recordingFromInput } from '../../src/admin/recording-input';
 import { DEFAULT_CLOCK } from '../../src/config';
 import { problems, ValidationError } from '../../src/errors';
+import { type Call, callJson } from '../../src/format/call';
 import { isoMillis, parseInstant, rfc2822Date } from '../../src/format/dates';
+import { STORED_STATUSES } from '../../src/generators/call-life';
 import { type Account, World } from '../../src/store/world';
 
 const clockMs = parseInstant(DEFAULT_CLOCK) as number;
@@ -34,7 +36,8 @@ describe('callFromInput: given fields kept, the rest generated to fit', () => {
     ]) {
       expect(callFromInput(a, { start_time, end_time }, 'body', 0)).toEqual(printed);
     }
-    expect(printed).toMatchObject({ startSec: start, duration: 90 });
+    // start_time is the answer; the call was created its ring before.
+    expect([printed.startSec + printed.ringSec, printed.duration]).toEqual([start, 90]);
   });
 
   test.each([
@@ -44,7 +47,7 @@ describe('callFromInput: given fields kept, the rest generated to fit', () => {
     ],
     [{ start_time: isoMillis(start * 1000), end_time: isoMillis((start + 90) * 1000 + 250) }, { duration: 90 }],
     [
-      { status: 'busy', date_created: rfc2822Date(start) },
+      { status: 'busy', direction: 'outbound-api', date_created: rfc2822Date(start) },
       { status: 'busy', duration: 0, priceInt: 0 },
     ],
     [{ price: 3.9 }, { priceInt: 3 }],
@@ -55,17 +58,16 @@ describe('callFromInput: given fields kept, the rest generated to fit', () => {
   ])('%j → %j', (input, expected) => {
     const call = callFromInput(a, input, 'body', 0);
     expect(call).toMatchObject(expected);
-    expect(Math.floor((call.endMs - call.startSec * 1000) / 1000)).toBe(call.duration);
+    const shown = JSON.parse(callJson(call, a.profile.sid)) as Call;
+    if (shown.end_time !== undefined) {
+      expect(Math.floor((Date.parse(shown.end_time) - Date.parse(shown.start_time)) / 1000)).toBe(shown.duration);
+    }
   });
 
   test.each([
     [{ uri: '/x' }, 'body.uri', problems.derived],
     [{ account_sid: 'AC0' }, 'body.account_sid', problems.fixed(a.profile.sid, 'AC0')],
-    [
-      { status: 'done' },
-      'body.status',
-      problems.oneOf(['completed', 'no-answer', 'busy', 'failed', 'canceled'], 'done'),
-    ],
+    [{ status: 'done' }, 'body.status', problems.oneOf(STORED_STATUSES, 'done')],
     [{ start_time: '2025-05-17T10:00:00.500Z' }, 'body.start_time', problems.startTime('2025-05-17T10:00:00.500Z')],
     [{ start_time: '2025-05-17T10:00:00' }, 'body.start_time', problems.startTime('2025-05-17T10:00:00')],
     [{ end_time: '17 May 2025' }, 'body.end_time', problems.instant('17 May 2025')],
@@ -74,7 +76,32 @@ describe('callFromInput: given fields kept, the rest generated to fit', () => {
       'body.date_created',
       problems.callCreated('Sat, 17 May 2025 10:00:00 +0100'),
     ],
-    [{ duration: 5, status: 'failed' }, 'body.duration', problems.zeroDuration('failed', 5)],
+    [{ duration: 5, status: 'failed', direction: 'outbound-api' }, 'body.duration', problems.noDuration('FAILED')],
+    [
+      { end_time: isoMillis(clockMs), status: 'busy', direction: 'outbound-dial' },
+      'body.end_time',
+      problems.noEndTime('BUSY'),
+    ],
+    [
+      { ring_duration: 3, status: 'completed', direction: 'inbound' },
+      'body.ring_duration',
+      problems.noRing('completed'),
+    ],
+    [
+      { answered_by: 'bob', status: 'completed', direction: 'outbound-api', to: 'carol' },
+      'body.answered_by',
+      problems.answeredBy('carol'),
+    ],
+    [
+      { status: 'queued', direction: 'inbound', end_time: isoMillis(clockMs + 60_000) },
+      'body.status',
+      problems.inboundQueued,
+    ],
+    [
+      { status: 'completed', date_created: rfc2822Date(start), start_time: isoMillis((start - 1) * 1000) },
+      'body.start_time',
+      problems.notBeforeCreated,
+    ],
     [{ sid: a.calls.get(0).sid }, 'body.sid', problems.taken(a.calls.get(0).sid)],
   ])('%j → ValidationError at %s', (input, path, problem) => {
     fails(() => callFromInput(a, input, 'body'), path, problem);
@@ -94,7 +121,11 @@ describe('generated fields fit the given ones', () => {
   test.each([
     [{ duration: 60 }, { status: 'completed', duration: 60 }],
     [{ duration: 0 }, { duration: 0 }],
-    [{ status: 'no-answer' }, { status: 'no-answer', duration: 0 }],
+    [{ status: 'no-answer' }, { status: 'no-answer' }],
+    [
+      { status: 'NO_ANSWER', direction: 'outbound-api' },
+      { status: 'no-answer', duration: null },
+    ],
     [{ end_time: '2025-06-01T11:59:00.250Z' }, { endMs: Date.UTC(2025, 5, 1, 11, 59, 0, 250) }],
     [
       { start_time: '2025-05-01T10:00:00.000Z', end_time: '2025-05-01T10:02:00.000Z' },
@@ -110,11 +141,16 @@ describe('generated fields fit the given ones', () => {
   test('a given end and no start: the start is the talk time before it', () => {
     const a = first(world());
     const call = callFromInput(a, { end_time: '2025-06-01T11:59:00.000Z', duration: 30 }, 'body', 0);
-    expect([call.startSec, call.duration]).toEqual([Date.UTC(2025, 5, 1, 11, 58, 30) / 1000, 30]);
+    expect([call.startSec + call.ringSec, call.duration]).toEqual([Date.UTC(2025, 5, 1, 11, 58, 30) / 1000, 30]);
   });
 
   test.each([
-    [{ status: 'busy', duration: 5 }, 'body.duration', problems.zeroDuration('busy', 5)],
+    [{ status: 'busy', direction: 'outbound-api', duration: 5 }, 'body.duration', problems.zeroDuration('BUSY', 5)],
+    [
+      { status: 'busy', direction: 'inbound', duration: 5, ring_duration: 5 },
+      'body.ring_duration',
+      problems.noRing('busy'),
+    ],
     [
       { duration: 10, end_time: '2025-06-01T11:59:00.000Z', start_time: '2025-06-01T11:58:00.000Z' },
       'body.duration',
@@ -146,7 +182,7 @@ describe('generated fields fit the given ones', () => {
     for (let k = 0; k < 40; k++) {
       const rec = recordingFromInput(a, { call_sid: call.sid, duration: call.duration }, 'body', k);
       expect(rec.duration).toBe(call.duration);
-      expect(rec.createdSec - call.startSec).toBeGreaterThanOrEqual(call.duration);
+      expect(rec.createdSec - (call.startSec + call.ringSec)).toBeGreaterThanOrEqual(call.duration as number);
     }
   });
 });
@@ -156,25 +192,32 @@ describe('recordingFromInput: inside its call', () => {
   const a = first(w);
   // The call of the first seeded recording: an answered call.
   const answered = a.calls.get(a.calls.find(a.recordings.get(0).callSid)!);
+  const unanswered = Array.from({ length: 40 }, (_, i) => a.calls.get(i)).find((c) => c.status !== 'completed')!;
 
   test('defaults to the newest answered call, and lies inside it', () => {
     const rec = recordingFromInput(a, {}, 'body', 0);
     const call = a.calls.get(a.calls.find(rec.callSid)!);
-    expect(call.duration).toBeGreaterThan(0);
-    expect(rec.createdSec).toBeGreaterThan(call.startSec);
+    expect(call.status).toBe('completed');
+    expect(rec.createdSec).toBeGreaterThan(call.startSec + call.ringSec);
     expect(rec.createdSec * 1000).toBeLessThanOrEqual(call.endMs);
-    expect(rec.duration).toBeLessThanOrEqual(call.duration);
+    expect(rec.duration).toBeLessThanOrEqual(call.duration as number);
   });
 
   test.each([
     [{ call_sid: 'nope' }, 'body.call_sid', problems.noCallInAccount('nope', a.profile.sid)],
     [{ sid: 'RE1' }, 'body.sid', problems.string(problems.recordingSid, 'RE1')],
     [{ duration: -1 }, 'body.duration', problems.recordingDuration(-1)],
+    // Inside the talk: after the answer, not merely after the creation.
     [
-      { call_sid: answered.sid, date_created: rfc2822Date(answered.startSec) },
+      { call_sid: answered.sid, date_created: rfc2822Date(answered.startSec + answered.ringSec) },
       'body.date_created',
-      problems.insideCall(answered.sid, rfc2822Date(answered.startSec), rfc2822Date(Math.floor(answered.endMs / 1000))),
+      problems.insideCall(
+        answered.sid,
+        rfc2822Date(answered.startSec + answered.ringSec),
+        rfc2822Date(Math.floor(answered.endMs / 1000)),
+      ),
     ],
+    [{ call_sid: unanswered.sid }, 'body.call_sid', problems.unansweredCall(unanswered.sid)],
   ])('%j → ValidationError at %s', (input, path, problem) => {
     fails(() => recordingFromInput(a, input, 'body'), path, problem);
   });

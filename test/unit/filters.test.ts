@@ -1,4 +1,5 @@
 import { messages } from '../../src/errors';
+import type { CallRecord } from '../../src/generators/call';
 import { buildFilter, CALL_FILTERS, likePattern, parseDay, RECORDING_FILTERS } from '../../src/query/filters';
 
 const callFilter = (values: Map<string, string>) => buildFilter(CALL_FILTERS, values);
@@ -52,12 +53,20 @@ describe('parseDay (yyyy-MM-dd, the rest ignored)', () => {
   });
 });
 
-const call = (over: Partial<{ to: string; from: string; status: string; startSec: number; endMs: number }>) => ({
+const call = (over: Partial<CallRecord>): CallRecord => ({
+  sid: 'ID1-CA1',
+  instanceId: 'ID1',
+  phoneNumberSid: 'PN1',
+  callerName: 'Alice',
   to: '+15126002188',
   from: 'alice',
+  direction: 'inbound',
   status: 'completed',
   startSec: Date.UTC(2025, 4, 20, 10) / 1000,
+  ringSec: 0,
   endMs: Date.UTC(2025, 4, 20, 10, 5),
+  duration: 300,
+  priceInt: 0,
   ...over,
 });
 
@@ -77,9 +86,11 @@ describe('callFilter', () => {
     // MariaDB's collation: LIKE in any case, `_` any one character.
     [{ Status: 'COMPLETED' }, call({}), true],
     [{ Status: 'Complete_' }, call({}), true],
+    // The text production stores: an outbound call's NO_ANSWER, an inbound call's no-answer.
     [{ Status: 'no_answer' }, call({ status: 'no-answer' }), true],
-    [{ Status: 'no_answer' }, call({ status: 'NO_ANSWER' }), true],
-    [{ Status: 'no-answer' }, call({ status: 'NO_ANSWER' }), false],
+    [{ Status: 'no_answer' }, call({ status: 'no-answer', direction: 'outbound-api' }), true],
+    [{ Status: 'no-answer' }, call({ status: 'no-answer', direction: 'outbound-api' }), false],
+    [{ Status: 'NO-ANSWER' }, call({ status: 'no-answer' }), true],
     [{ ParentCallSid: '%' }, call({}), false],
     [{ ConferenceSid: 'CF1' }, call({}), false],
     [{ StartTime: '2025-05-20' }, call({}), true],
@@ -92,6 +103,19 @@ describe('callFilter', () => {
     [{ StartTime: '2025-05-20' }, call({ startSec: Date.UTC(2025, 4, 20) / 1000 }), true],
     [{ StartTime: '2025-05-20' }, call({ startSec: Date.UTC(2025, 4, 20) / 1000 - 1 }), false],
     [{ To: '2188', Status: 'busy' }, call({}), false],
+    // start_time is the answer: created before midnight, answered after it.
+    [{ StartTime: '2025-05-20' }, call({ startSec: Date.UTC(2025, 4, 20) / 1000 - 5, ringSec: 5 }), true],
+    [{ StartTime: '2025-05-20' }, call({ startSec: Date.UTC(2025, 4, 20) / 1000 - 5, ringSec: 4 }), false],
+    // An unanswered call's start_time stays at its creation.
+    [
+      { StartTime: '2025-05-20' },
+      call({ startSec: Date.UTC(2025, 4, 20) / 1000 - 5, ringSec: 9, status: 'canceled' }),
+      false,
+    ],
+    // An outbound call that ended busy has no end_time: NULL is never <= a day.
+    [{ EndTime: '2025-05-20' }, call({ status: 'busy', direction: 'outbound-api', duration: 0 }), false],
+    [{ EndTime: '2025-05-20' }, call({ status: 'busy', duration: 300 }), true],
+    [{ EndTime: '2025-05-20' }, call({ live: { status: 'in-progress', updatedSec: 0 } }), false],
     [{ To: '2188', From: 'alice', StartTime: '2025-05-01', EndTime: '2025-05-31' }, call({}), true],
   ])('%j on a call → %s', (params, c, kept) => {
     expect(f(params)!.test(c)).toBe(kept);

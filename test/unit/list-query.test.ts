@@ -1,4 +1,5 @@
 import { messages } from '../../src/errors';
+import type { CallRecord, CallStatus } from '../../src/generators/call';
 import { parseListQuery } from '../../src/query/list-query';
 import { CALL_LIST } from '../../src/query/lists';
 
@@ -110,8 +111,12 @@ describe('parseListQuery', () => {
   test("filters of the list are read (first value wins) and built; a bad value is a 400; other lists' are not filters", () => {
     const q = parse('From=%25302&Status=busy&From=9&CallSid=x');
     expect(q.filter?.key).toBe('From=%302&Status=busy');
-    expect(q.filter?.test({ to: '', from: '+15550302', status: 'busy', startSec: 0, endMs: 0 })).toBe(true);
-    expect(q.filter?.test({ to: '', from: '+15550302', status: 'completed', startSec: 0, endMs: 0 })).toBe(false);
+    const call = (status: CallStatus): CallRecord => ({
+      ...{ sid: 'ID1-CA1', instanceId: 'ID1', phoneNumberSid: 'PN1', callerName: 'x', to: '', from: '+15550302' },
+      ...{ direction: 'inbound', status, startSec: 0, ringSec: 0, endMs: 0, duration: 0, priceInt: 0 },
+    });
+    expect(q.filter?.test(call('busy'))).toBe(true);
+    expect(q.filter?.test(call('completed'))).toBe(false);
     fails('StartTime=yesterday', messages.badDay('StartTime', 'yesterday'));
     expect(parse('CallSid=x').filter).toBeNull();
   });

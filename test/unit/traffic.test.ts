@@ -1,12 +1,5 @@
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import {
-  arrivalSec,
-  arrivedCount,
-  trafficCall,
-  trafficIndex,
-  trafficOutcome,
-  trafficRecording,
-} from '../../src/generators/traffic';
+import { arrivalSec, arrivedCount, trafficCall, trafficIndex, trafficRecording } from '../../src/generators/traffic';
 import { ARRIVAL_BASE } from '../../src/store/order';
 import { TrafficRecordings } from '../../src/store/traffic-recordings';
 
@@ -51,13 +44,12 @@ describe('a call passes through production states', () => {
     for (const [, c] of finals) expect(c.live).toBeUndefined();
   });
 
-  test('a call is never shown ended before its end_time: live at end_time − 1 ms, ended at end_time', () => {
+  test('a call is never shown ended before its end: live at its end − 1 ms, ended at its end', () => {
     let early = 0;
     for (const [j, final] of finals) {
       const before = trafficCall(world, account, T, j, final.endMs - 1);
       const at = trafficCall(world, account, T, j, final.endMs);
       expect(before.live).toBeDefined();
-      expect(before.status).not.toBe(final.status);
       expect(at).toEqual(final);
       if (final.endMs % 1000 > 0) early++;
     }
@@ -65,51 +57,21 @@ describe('a call passes through production states', () => {
     expect(early).toBeGreaterThan(100);
   });
 
-  test('states by the clock: the last step at or before it; no end until it ends', () => {
+  test('before its end a call is live: a live state no later than the clock', () => {
     for (const [j, final] of finals) {
-      const { steps, endSec } = trafficOutcome(world, account, T, j).life;
       const t0 = final.startSec;
-      expect(steps[0]).toEqual({ status: 'queued', atSec: t0 });
-      expect(steps[steps.length - 1]).toEqual({ status: final.status, atSec: endSec });
-      // Either side of every step, and between steps.
-      const probes = steps.flatMap((step, k) => [
-        step.atSec - 1,
-        step.atSec,
-        step.atSec + 1,
-        (step.atSec + (steps[k + 1]?.atSec ?? endSec)) >> 1,
-      ]);
-      for (const dt of probes.map((t) => t - t0).filter((d) => d >= 0)) {
-        const c = call(j, dt);
+      for (let t = t0; t * 1000 < final.endMs && t < t0 + 120; t++) {
+        const c = call(j, t - t0);
         expect(c.sid).toBe(final.sid);
-        // Ended from end_time to the millisecond: never shown ended in the second before it.
-        if ((t0 + dt) * 1000 >= final.endMs) {
-          expect([c.status, c.live]).toEqual([final.status, undefined]);
-        } else {
-          expect(['queued', 'ringing', 'in-progress']).toContain(c.status);
-          expect(c.live?.updatedSec).toBeLessThanOrEqual(t0 + dt);
-          expect(c.duration).toBe(0);
-        }
+        expect(['queued', 'ringing', 'in-progress']).toContain(c.live?.status);
+        expect(c.live?.updatedSec).toBeLessThanOrEqual(t);
       }
     }
   });
 
-  test.each([
-    ['completed', ['queued', 'ringing', 'in-progress', 'completed']],
-    ['busy', ['queued', 'ringing', 'busy']],
-    ['no-answer', ['queued', 'ringing', 'no-answer']],
-    ['canceled', ['queued', 'ringing', 'canceled']],
-    ['failed', ['queued', 'failed']],
-  ])('a %s call goes %j', (outcome, path) => {
-    const [j, final] = finals.find(([, c]) => c.status === outcome)!;
-    const seen: string[] = [];
-    const { steps } = trafficOutcome(world, account, T, j).life;
-    const times = steps.flatMap((step) => [step.atSec - 1, step.atSec, step.atSec + 1]).sort((x, y) => x - y);
-    for (const t of times) {
-      const status = call(j, t - final.startSec).status;
-      if (t >= final.startSec && seen[seen.length - 1] !== status) seen.push(status);
-    }
-    expect(seen).toEqual(path);
-    expect(final.duration > 0).toBe(outcome === 'completed');
+  test('a recorded arrival is answered', () => {
+    for (const [j, final] of finals)
+      if (trafficRecording(world, account, T, j) !== null) expect(final.status).toBe('completed');
   });
 
   test('the sid encodes the arrival: found again, and no other sid is', () => {

@@ -1,0 +1,158 @@
+import type { CallDirection, CallRecord, CallStatus, LiveStatus } from './call';
+
+/**
+ * A call's life as production writes it (Restcomm's `Call` actor for outbound calls, the
+ * `VoiceInterpreter` for inbound ones): which status text a record holds, which of start_time,
+ * end_time, duration, ring_duration and answered_by it has, and what it shows before it ends.
+ * Pure functions of the record (and the clock, for a call that has not ended).
+ */
+
+/** Every state a call shows, live or final. */
+export type CallState = CallStatus | LiveStatus;
+
+// The Call actor stores the state enum's name (QUEUED, NO_ANSWER...) for most states; its
+// InProgress and Completed actions write the text instead (in-progress, completed, and canceled,
+// as a cancel passes through Completed). The interpreter writes every inbound status as the text.
+const ENUM_NAMES: Partial<Record<CallState, string>> = {
+  queued: 'QUEUED',
+  ringing: 'RINGING',
+  busy: 'BUSY',
+  'not-found': 'NOT_FOUND',
+  'no-answer': 'NO_ANSWER',
+  failed: 'FAILED',
+};
+
+/**
+ * The status text production stores for a state of a call going this way.
+ * @example storedStatus('outbound-api', 'no-answer') // 'NO_ANSWER'
+ * @example storedStatus('inbound', 'no-answer') // 'no-answer'
+ */
+export function storedStatus(direction: CallDirection, state: CallState): string {
+  return direction === 'inbound' ? state : (ENUM_NAMES[state] ?? state);
+}
+
+/** Every status text a record can hold, both spellings. @example STORED_STATUSES.includes('NO_ANSWER') // true */
+export const STORED_STATUSES: readonly string[] = [
+  ...new Set(
+    (
+      ['queued', 'ringing', 'in-progress', 'completed', 'no-answer', 'busy', 'failed', 'not-found', 'canceled'] as const
+    ).flatMap((s) => [storedStatus('inbound', s), storedStatus('outbound-api', s)]),
+  ),
+];
+
+/** The state a status text names, whichever spelling and case. @example stateOfText('No_Answer') // 'no-answer' */
+export function stateOfText(text: string): CallState | undefined {
+  const t = text.toLowerCase().replace('_', '-');
+  return (STORED_STATUSES as readonly string[]).includes(t) ? (t as CallState) : undefined;
+}
+
+const outbound = (call: CallRecord) => call.direction !== 'inbound';
+
+/** Whether the record, as it stands, has been answered: completed, or in-progress now. */
+function answered(call: CallRecord): boolean {
+  return call.live === undefined ? call.status === 'completed' : call.live.status === 'in-progress';
+}
+
+/** The status text the record holds now. @example shownStatus(busyOutbound) // 'BUSY' */
+export function shownStatus(call: CallRecord): string {
+  return storedStatus(call.direction, call.live?.status ?? call.status);
+}
+
+/**
+ * start_time in whole seconds: the creation, reset to the answer once answered (both writers
+ * reset it there, so that duration is talk time).
+ */
+export function shownStartSec(call: CallRecord): number {
+  return answered(call) ? call.startSec + call.ringSec : call.startSec;
+}
+
+/**
+ * end_time in milliseconds, or undefined where production writes none: before the end, and on
+ * outbound calls that end busy, no-answer, failed or not-found (the Call actor sets only their
+ * status; busy also its duration and ring_duration).
+ */
+export function shownEndMs(call: CallRecord): number | undefined {
+  if (call.live !== undefined) return undefined;
+  if (outbound(call) && call.status !== 'completed' && call.status !== 'canceled') return undefined;
+  return call.endMs;
+}
+
+/** duration, or undefined while live and where production writes none (see `CallSortFields.duration`). */
+export function shownDuration(call: CallRecord): number | undefined {
+  return call.live !== undefined || call.duration === null ? undefined : call.duration;
+}
+
+/**
+ * ring_duration: outbound only, set at the answer (creation to answer) and on busy (how long it
+ * rang); never on inbound calls.
+ */
+export function shownRingDuration(call: CallRecord): number | undefined {
+  if (!outbound(call)) return undefined;
+  if (answered(call)) return call.ringSec;
+  return call.live === undefined && call.status === 'busy' ? call.ringSec : undefined;
+}
+
+/** answered_by: outbound only, the callee (the record's `to`), once answered. */
+export function shownAnsweredBy(call: CallRecord): string | undefined {
+  return outbound(call) && answered(call) ? call.to : undefined;
+}
+
+/** date_updated in whole seconds: every setter bumps it, so it is the second of the last change. */
+export function shownUpdatedSec(call: CallRecord): number {
+  return call.live === undefined ? Math.floor(call.endMs / 1000) : call.live.updatedSec;
+}
+
+/** One state of a call's life and the second it is entered. */
+export interface LifeStep {
+  status: LiveStatus;
+  atSec: number;
+}
+
+/**
+ * The states a call passes through before its final one, in order: an outbound call is created
+ * queued and rings a second later, an inbound one is created ringing; an answered call is
+ * in-progress from its answer. An insert given a live status starts in that status instead.
+ * @example lifeSteps(outboundAnswered) // [{ status: 'queued', atSec: c }, { status: 'ringing', atSec: c + 1 }, { status: 'in-progress', atSec: c + 12 }]
+ */
+export function lifeSteps(call: CallRecord): LifeStep[] {
+  const c = call.startSec;
+  // An insert given in-progress lives as any answered call (in-progress from its answer); one
+  // given queued or ringing stays so until it ends.
+  const given = call.lifecycle?.status === 'in-progress' ? undefined : call.lifecycle?.status;
+  const first: LiveStatus = given ?? (outbound(call) ? 'queued' : 'ringing');
+  const steps: LifeStep[] = [{ status: first, atSec: c }];
+  const answerSec = c + call.ringSec;
+  const lastSec = call.status === 'completed' ? answerSec : Math.floor(call.endMs / 1000);
+  if (given === undefined && first === 'queued' && c + 1 <= lastSec) {
+    steps.push({ status: 'ringing', atSec: c + 1 });
+  }
+  if (call.status === 'completed') {
+    // Answered in the second it was created or began to ring: in-progress from then.
+    while (steps.length > 0 && (steps[steps.length - 1] as LifeStep).atSec >= answerSec) steps.pop();
+    steps.push({ status: 'in-progress', atSec: answerSec });
+  }
+  return steps;
+}
+
+/**
+ * A call as it stands at `nowMs`: its final form from its end (to the millisecond: production
+ * writes end_time as "now", so no reader sees an end ahead of the clock), else the last state it
+ * has entered, with that state's second as its date_updated.
+ * @example callAtClock(call, call.endMs - 1).live // { status: 'in-progress', updatedSec: … }
+ */
+export function callAtClock(call: CallRecord, nowMs: number): CallRecord {
+  if (nowMs >= call.endMs) return call;
+  const nowSec = Math.floor(nowMs / 1000);
+  const steps = lifeSteps(call);
+  let step = steps[0] as LifeStep;
+  for (const s of steps) if (s.atSec <= nowSec) step = s;
+  return { ...call, live: { status: step.status, updatedSec: step.atSec } };
+}
+
+/**
+ * A stored call as it stands at `nowMs`: an insert given a live status moves with the clock
+ * (`callAtClock`); every other stored call shows its final form.
+ */
+export function storedAtClock(call: CallRecord, nowMs: number): CallRecord {
+  return call.lifecycle === undefined ? call : callAtClock(call, nowMs);
+}
