@@ -30,6 +30,8 @@ export interface AppDeps {
   journalSize?: number;
   /** Turn warnings into 400s. */
   strict?: boolean;
+  /** The server's time zone, in which StartTime and EndTime name days (default UTC). */
+  serverZone?: string;
   /** When set, /__admin (but GET /__admin/health) needs `Authorization: Bearer <token>`. */
   adminToken?: string | null;
   /** Host names besides loopback ones (and besides what the server listens on) that /__admin answers. */
@@ -88,6 +90,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     paging: deps.paging,
     dialect,
     strict,
+    serverZone: deps.serverZone ?? 'UTC',
     uptime: deps.uptime ?? (() => process.uptime()),
   };
 
@@ -106,6 +109,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     dialect,
     cache,
     strict,
+    serverZone: deps.serverZone ?? 'UTC',
   });
   mountAdmin(app, admin, {
     token: deps.adminToken ?? null,

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { problems, ValidationError } from './errors';
 import { instantAt } from './input/fields';
 import { nearest } from './input/nearest';
+import { isZone } from './input/zone';
 import { VERSION } from './version';
 
 /**
@@ -31,6 +32,8 @@ export interface Config {
   cacheMb: number;
   journalSize: number;
   strict: boolean;
+  /** The server's time zone: StartTime and EndTime name days in it, as production's JVM zone. */
+  serverZone: string;
   /** Bearer token the admin API requires; null means none. */
   adminToken: string | null;
   logLevel: LogLevel;
@@ -263,6 +266,19 @@ export const OPTIONS: readonly OptionDoc[] = [
     help: 'refuse with 400 what production ignores (each warning)',
     parse: flag,
     fallback: false,
+  }),
+  option({
+    name: 'server-zone',
+    key: 'serverZone',
+    env: 'CALLREC_SERVER_ZONE',
+    value: 'ZONE',
+    default: 'UTC',
+    help: "the server's time zone (IANA name or +HH:MM), in which StartTime and EndTime name days",
+    parse: ({ raw, label }) => {
+      if (!isZone(raw)) throw new ValidationError(label, problems.serverZone(raw));
+      return raw;
+    },
+    fallback: 'UTC',
   }),
   option({
     name: 'admin-token',

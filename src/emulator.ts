@@ -23,6 +23,8 @@ export interface EmulatorOptions {
   cacheMb?: number;
   journalSize?: number;
   strict?: boolean;
+  /** The server's time zone, in which StartTime and EndTime name days (default UTC). */
+  serverZone?: string;
   adminToken?: string;
   /** Host names besides loopback ones that /__admin answers. */
   adminHosts?: string[];

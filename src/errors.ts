@@ -84,6 +84,8 @@ export const problems = {
     ` (${calls} calls hold at most ${cap} notifications: 1 per 8 calls)`,
   recordingCapacity: (calls: number, cap: number) => ` (${calls} calls hold at most ${cap} recordings: 6 per 8 calls)`,
   token: 'must be 1 to 128 visible ASCII characters without ":"',
+  serverZone: (got: string) =>
+    `must be a time zone: an IANA name (Europe/Madrid), UTC, or an offset (+09:00), got ${q(got)}`,
   accountSidShape: '"AC" and 32 lower-case hex digits',
   accountSid: 'must be "AC" and 32 lower-case hex digits',
   sameUnderSeed: (key: string, earlier: string, seed: string) => `the same ${key} as ${earlier} under seed ${q(seed)}`,

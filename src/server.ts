@@ -69,6 +69,7 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
     publicUrl,
     journalSize: config.journalSize,
     strict: config.strict,
+    serverZone: config.serverZone,
     adminToken: config.adminToken,
     // The listening address is this machine's too (a wildcard one is not a name a client sends).
     adminHosts: ['0.0.0.0', '::'].includes(config.host) ? config.adminHosts : [...config.adminHosts, config.host],

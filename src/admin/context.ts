@@ -21,6 +21,8 @@ export interface AdminContext {
   paging: PagingProfile;
   dialect: Dialect;
   strict: boolean;
+  /** The server's time zone: a walk's filters name days in it, as the list route read them. */
+  serverZone: string;
   /** Seconds since start, for the health check; never shapes data. */
   uptime: () => number;
 }

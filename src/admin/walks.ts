@@ -68,8 +68,8 @@ interface ListNow {
 }
 
 /** A list of the account in the order and filter of a walk's query, as it is now. */
-function* listNow<K extends ListName>(account: Account, list: K, query: string): Work<ListNow> {
-  const q = parseListQuery(query, LIST_SPECS[list]);
+function* listNow<K extends ListName>(account: Account, list: K, query: string, zone: string): Work<ListNow> {
+  const q = parseListQuery(query, LIST_SPECS[list], undefined, zone);
   const { order, get } = yield* account.tables[list].prepare(q.sort, q.filter);
   const created = STORE_LISTS[list].kind.values.created;
   return { order, sid: (id) => get(id).sid, created: (id) => created(get(id)) };
@@ -85,6 +85,7 @@ function* missedOf(
   w: Walk,
   served: Set<number>,
   lists: Map<string, ListNow>,
+  zone: string,
 ): Work<{ sids: string[]; count: number } | null> {
   const first = (w.pages[0] as Walk['pages'][number]).walk;
   const account = world.account(first.account);
@@ -96,7 +97,7 @@ function* missedOf(
   const key = `${table.id}|${first.list}|${w.query}`;
   let state = lists.get(key);
   if (state === undefined) {
-    state = yield* listNow(account, first.list, w.query);
+    state = yield* listNow(account, first.list, w.query, zone);
     lists.set(key, state);
   }
   const startSec = Math.floor(first.clockMs / 1000);
@@ -117,6 +118,8 @@ function* missedOf(
 /** Which walks a report shows: one account's, and a window of them, oldest first. */
 export interface WalkWindow {
   account?: string;
+  /** The server's time zone, which the walks' StartTime and EndTime were read in (default UTC). */
+  zone?: string;
   offset: number;
   limit: number;
 }
@@ -153,13 +156,13 @@ export function* walks(
   const lists = new Map<string, ListNow>();
   const reports: WalkReport[] = [];
   for (const w of done.slice(window.offset, window.offset + window.limit)) {
-    reports.push(yield* report(world, w, lists));
+    reports.push(yield* report(world, w, lists, window.zone ?? 'UTC'));
   }
   return { walks: reports, total: done.length };
 }
 
 /** One walk in full. */
-function* report(world: World, w: Walk, lists: Map<string, ListNow>): Work<WalkReport> {
+function* report(world: World, w: Walk, lists: Map<string, ListNow>, zone: string): Work<WalkReport> {
   const first = (w.pages[0] as Walk['pages'][number]).walk;
   const last = (w.pages[w.pages.length - 1] as Walk['pages'][number]).walk;
   const seen = new Map<number, number>();
@@ -172,7 +175,7 @@ function* report(world: World, w: Walk, lists: Map<string, ListNow>): Work<WalkR
   let served = 0;
   for (const k of seen.values()) served += k;
   const repeated = [...seen].filter(([, k]) => k > 1);
-  const missed = yield* missedOf(world, w, new Set(seen.keys()), lists);
+  const missed = yield* missedOf(world, w, new Set(seen.keys()), lists, zone);
   return {
     client: createHash('sha256').update(w.credentials).digest('hex').slice(0, 12),
     account: first.account,
@@ -204,6 +207,7 @@ export const listWalks: AdminHandler = async (ctx, req) => {
   const window: WalkWindow = {
     offset: queryInt(q, 'offset', 0, 1_000_000_000) ?? 0,
     limit: queryInt(q, 'limit', 1, MAX_WALKS) ?? DEFAULT_WALKS,
+    zone: ctx.serverZone,
   };
   const account = q.get('account');
   if (account !== null) window.account = account;

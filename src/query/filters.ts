@@ -2,9 +2,8 @@ import { ApiError, messages } from '../errors';
 import type { CallRecord } from '../generators/call';
 import { shownEndMs, shownStartSec, shownStatus } from '../generators/call-life';
 import { wildcard } from '../input/wildcard';
+import { zonedMidnight } from '../input/zone';
 import type { RecordFilter } from '../store/table';
-
-const DAY_MS = 86_400_000;
 
 /**
  * A SQL `LIKE` pattern: `%` is any run of characters, `_` any one character, everything else
@@ -17,7 +16,8 @@ export function likePattern(pattern: string): (text: string) => boolean {
 }
 
 /**
- * The day a StartTime or EndTime names, as the UTC midnight in ms. Production parses with a
+ * The day a StartTime or EndTime names, as its midnight in the server's zone (`zone`, UTC by
+ * default; `days` later for `days` > 0), in ms. Production parses with a
  * lenient `SimpleDateFormat("yyyy-MM-dd")`: what follows the date is ignored
  * (`2013-08-23 14:30:07.82` is 23 August), and fields past their range roll over (`2025-02-30`
  * is 2 March, `2025-05-00` 30 April, `2024-17-05` 5 May 2025). A value that does not start with
@@ -26,13 +26,13 @@ export function likePattern(pattern: string): (text: string) => boolean {
  * @example parseDay('StartTime', '2013-08-23 14:30:07.820000000') // 1377216000000
  * @example parseDay('StartTime', '2025-02-30') // Date.UTC(2025, 2, 2)
  */
-export function parseDay(name: string, value: string): number {
+export function parseDay(name: string, value: string, zone = 'UTC', days = 0): number {
   const m = /^(\d+)-(\d+)-(\d+)/.exec(value);
   if (m === null) throw new ApiError(400, messages.badDay(name, value));
   const day = new Date(0);
   // setUTCFullYear, not Date.UTC: years 0-99 are years, not 1900-1999.
-  const ms = day.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
+  const ms = day.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + days);
+  return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : zonedMidnight(zone, ms);
 }
 
 /** What a call filter reads: a call as it stands, through the rules of its life. */
@@ -45,7 +45,9 @@ export interface FilterableRecording {
 }
 
 /** Each filter parameter of a list: from its value (400 when bad) to a test of a record. */
-export type FilterDefs<R> = Readonly<Record<string, (value: string, name: string) => (record: R) => boolean>>;
+export type FilterDefs<R> = Readonly<
+  Record<string, (value: string, name: string, zone: string) => (record: R) => boolean>
+>;
 
 /** A LIKE pattern on one text field. */
 const like =
@@ -66,19 +68,22 @@ const likeAnyCase =
     return (r: R) => matches(field(r).toLowerCase());
   };
 
-/** On or after the named day's midnight (UTC). */
+/** On or after the named day's midnight (in the server's zone). */
 const fromDay =
   <R>(sec: (r: R) => number) =>
-  (value: string, name: string) => {
-    const day = parseDay(name, value);
+  (value: string, name: string, zone: string) => {
+    const day = parseDay(name, value, zone);
     return (r: R) => sec(r) * 1000 >= day;
   };
 
-/** By the end of the named day: before the next midnight, the whole day included. */
+/**
+ * By the end of the named day: by the next midnight, the whole day included (`DATE_ADD(d,
+ * INTERVAL 1 DAY)`: a calendar day, 23 or 25 hours across a daylight saving change).
+ */
 const untilDayEnd =
   <R>(ms: (r: R) => number) =>
-  (value: string, name: string) => {
-    const limit = parseDay(name, value) + DAY_MS;
+  (value: string, name: string, zone: string) => {
+    const limit = parseDay(name, value, zone, 1);
     return (r: R) => ms(r) <= limit;
   };
 
@@ -134,14 +139,19 @@ export const NOTIFICATION_FILTERS: FilterDefs<FilterableNotification> = {
 };
 
 /**
- * The filter the given parameters make (each value checked now), or null when none is given.
+ * The filter the given parameters make (each value checked now; days in the server's `zone`),
+ * or null when none is given.
  * @example buildFilter(CALL_FILTERS, new Map([['From', '3021097%']])) // { key: 'From=3021097%', test: … }
  */
-export function buildFilter<R>(defs: FilterDefs<R>, values: ReadonlyMap<string, string>): RecordFilter<R> | null {
+export function buildFilter<R>(
+  defs: FilterDefs<R>,
+  values: ReadonlyMap<string, string>,
+  zone = 'UTC',
+): RecordFilter<R> | null {
   if (values.size === 0) return null;
   const tests = [...values].flatMap(([name, value]) => {
     const def = Object.hasOwn(defs, name) ? defs[name] : undefined;
-    return def === undefined ? [] : [def(value, name)];
+    return def === undefined ? [] : [def(value, name, zone)];
   });
   const key = [...values]
     .sort(([a], [b]) => (a < b ? -1 : 1))

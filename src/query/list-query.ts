@@ -67,7 +67,8 @@ export function parseNonNegativeInt(name: string, value: string): number {
 
 /**
  * Page, PageSize, SortBy and the filters of a list request, validated. `maxPageSize` (undefined:
- * none, as in production) makes a larger PageSize a 400.
+ * none, as in production) makes a larger PageSize a 400; `zone` is the server's, which StartTime
+ * and EndTime name days in.
  * @example parseListQuery('Page=2&PageSize=10&SortBy=From:desc', CALL_LIST)
  *   // { page: 2, pageSize: 10, sort: { column: 'from', direction: 'desc' }, filter: null, warnings: [] }
  */
@@ -75,6 +76,7 @@ export function parseListQuery<C extends string, R>(
   rawQuery: string,
   list: ListSpec<C, R>,
   maxPageSize?: number,
+  zone = 'UTC',
 ): ListQuery<C, R> {
   const filterNames = Object.keys(list.filters);
   const { values, warnings } = firstValues(rawQuery, [
@@ -108,5 +110,12 @@ export function parseListQuery<C extends string, R>(
     const v = values.get(name);
     if (v !== undefined) given.set(name, v);
   }
-  return { page, pageSize, sort, filter: buildFilter(list.filters, given), afterSid: values.get('AfterSid'), warnings };
+  return {
+    page,
+    pageSize,
+    sort,
+    filter: buildFilter(list.filters, given, zone),
+    afterSid: values.get('AfterSid'),
+    warnings,
+  };
 }

@@ -28,6 +28,8 @@ export interface ListSettings {
   cache: RenderCache;
   /** Turn every warning into a 400. */
   strict: boolean;
+  /** The server's time zone, in which StartTime and EndTime name days. */
+  serverZone: string;
 }
 
 /** One list resource: its name, its wire shape, its parameters, its table. */
@@ -100,7 +102,7 @@ async function listPage<C extends string, R extends { sid: string }>(
   rawQuery: string,
   mount: string,
 ): Promise<Page<R>> {
-  const query = parseListQuery(rawQuery, resource.query, settings.maxPageSize ?? undefined);
+  const query = parseListQuery(rawQuery, resource.query, settings.maxPageSize ?? undefined, settings.serverZone);
   const table = resource.table(account);
   // total, num_pages and the pages count the filtered list, as production's count query does.
   // An order not built yet (ten million calls by From: seconds) is built in slices, once for

@@ -56,6 +56,25 @@ describe('filtered lists', () => {
     expect(got.length).toBeGreaterThan(0);
   });
 
+  test.each([
+    ['+09:00', 9 * 3600_000],
+    ['America/New_York', -4 * 3600_000],
+  ])(
+    '--server-zone %s: the days of StartTime and EndTime are its days, as in a JVM in that zone',
+    async (zone, offset) => {
+      const zoned = makeEmulator({ serverZone: zone });
+      const day = (all[100]!.start_time as string).slice(0, 10);
+      const start = Date.parse(`${day}T00:00:00Z`) - offset;
+      const end = start + 86_400_000;
+      const got = await allItems(zoned.app, callsPath(big.sid), big.token, 'calls', `&StartTime=${day}&EndTime=${day}`);
+      const expected = all.filter((c) => Date.parse(c.start_time) >= start && Date.parse(c.end_time) <= end);
+      expect(got.map((c) => c.sid)).toEqual(expected.map((c) => c.sid));
+      // The zone moved the window: the same query in UTC keeps other calls.
+      const utc = await allItems(app, callsPath(big.sid), big.token, 'calls', `&StartTime=${day}&EndTime=${day}`);
+      expect(utc.map((c) => c.sid)).not.toEqual(got.map((c) => c.sid));
+    },
+  );
+
   test('ParentCallSid gives an empty list; a bad date a 400', async () => {
     const res = await authGet(app, `${callsPath(big.sid)}?ParentCallSid=${encodeURIComponent('%')}`, big.token);
     expect(res.body).toMatchObject({ total: 0, calls: [] });

@@ -37,6 +37,7 @@ export function makeEmulator(
     cache?: RenderCacheOptions;
     journalSize?: number;
     strict?: boolean;
+    serverZone?: string;
     adminToken?: string;
     adminHosts?: string[];
     cors?: boolean;
@@ -58,6 +59,7 @@ export function makeEmulator(
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
     strict: options.strict ?? false,
+    ...(options.serverZone === undefined ? {} : { serverZone: options.serverZone }),
     cors: options.cors ?? false,
     states: readStates(DEFAULT_STATES),
     ui: options.ui ?? UI,

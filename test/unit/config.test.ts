@@ -11,7 +11,7 @@ import {
   loadConfig,
   OPTIONS,
 } from '../../src/config';
-import { ValidationError } from '../../src/errors';
+import { problems, ValidationError } from '../../src/errors';
 import { parseInstant } from '../../src/format/dates';
 import { instantAt } from '../../src/input/fields';
 import { loadInputs } from '../../src/load';
@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       cacheMb: 96,
       journalSize: 1000,
       strict: false,
+      serverZone: 'UTC',
       adminToken: null,
     });
     expect(loadInputs(c).accounts.length).toBeGreaterThanOrEqual(4);
@@ -85,6 +86,7 @@ describe('loadConfig', () => {
       'cache-mb': ['0', 0],
       'journal-size': ['5', 5],
       strict: ['true', true],
+      'server-zone': ['Europe/Madrid', 'Europe/Madrid'],
       'admin-token': ['secret', 'secret'],
       states: [DEFAULT_STATES, DEFAULT_STATES],
       'log-level': ['debug', 'debug'],
@@ -110,6 +112,7 @@ describe('loadConfig', () => {
     [['--public-url', 'not a url'], '--public-url: must be an absolute http(s) URL'],
     [['--clock', '2020-01-01T00:00:00'], '--clock: must be an ISO 8601 instant with a zone'],
     [['--seed', ''], '--seed: must not be empty'],
+    [['--server-zone', 'Mars/Olympus'], `--server-zone: ${problems.serverZone('Mars/Olympus')}`],
     [['--bogus'], "Unknown option '--bogus'; see --help"],
     // A typo is answered with the option it most likely meant.
     [['--prot', '1'], "Unknown option '--prot' (did you mean --port?); see --help"],
