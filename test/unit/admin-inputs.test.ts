@@ -111,8 +111,16 @@ describe('callFromInput: given fields kept, the rest generated to fit', () => {
     fails(() => callFromInput(a, { colour: 'red' }, 'body'), 'body.colour', problems.unknownField(CALL_FIELDS));
   });
 
-  test('callAsInput reads back to the same call (a state export round trip)', () => {
-    const call = callFromInput(a, { duration: 42, caller_name: 'Zed' }, 'body', 3);
+  test.each([
+    { duration: 42, caller_name: 'Zed' },
+    { status: 'busy', direction: 'outbound-api' },
+    { status: 'no-answer', direction: 'inbound' },
+    { status: 'canceled', direction: 'outbound-dial' },
+    { status: 'completed', direction: 'outbound-api', ring_duration: 9 },
+    { status: 'ringing', direction: 'outbound-api', end_time: '2025-06-01T12:10:00.250Z' },
+    { status: 'in-progress', direction: 'inbound', end_time: '2025-06-01T12:10:00.250Z' },
+  ])('callAsInput reads back to the same call (a state export round trip): %j', (input) => {
+    const call = callFromInput(a, input, 'body', 3);
     expect(callFromInput(a, callAsInput(call), 'x', 3)).toEqual(call);
   });
 });
