@@ -3,7 +3,14 @@ import type { Call } from '../format/call';
 import { isoMillis, parseInstant, parseRfc2822, rfc2822Date } from '../format/dates';
 import { API_VERSION } from '../format/uris';
 import { CALL_DIRECTIONS, type CallRecord, type CallStatus } from '../generators/call';
-import { type CallState, STORED_STATUSES, shownEndMs, stateOfText, storedStatus } from '../generators/call-life';
+import {
+  type CallState,
+  endsWithoutEndTime,
+  STORED_STATUSES,
+  shownEndMs,
+  stateOfText,
+  storedStatus,
+} from '../generators/call-life';
 import { insertedCallDefaults } from '../generators/inserted';
 import { type Reader, readerOf } from '../input/fields';
 import type { Account } from '../store/world';
@@ -207,14 +214,15 @@ function readTimes(r: Reader, call: CallRecord, state: CallStatus | undefined, d
   const talkGiven = (duration ?? 0) > 0 || (start !== undefined && end !== undefined && end >= (start + 1) * 1000);
   // With no status given, the drawn one stands unless the given fields say the call was
   // answered, or are fields production never writes on it: then completed, the common case.
-  const drawnEndless = !inbound && ['busy', 'no-answer', 'failed', 'not-found'].includes(call.status);
-  const misfit = drawnEndless && (r.has('end_time') || (duration !== undefined && call.status !== 'busy'));
+  const misfit =
+    endsWithoutEndTime(call.direction, call.status) &&
+    (r.has('end_time') || (duration !== undefined && call.status !== 'busy'));
   const status: CallStatus = state ?? (talkGiven || misfit ? 'completed' : call.status);
   const spelled = storedStatus(call.direction, status);
   const answered = status === 'completed';
   // The Call actor writes only the status of an outbound call that ends busy, unanswered,
   // failed or not found (busy also its duration 0 and ring_duration): no end_time.
-  const endless = !inbound && !answered && status !== 'canceled';
+  const endless = endsWithoutEndTime(call.direction, status);
   if (endless && r.has('end_time')) r.fail('end_time', problems.noEndTime(spelled));
   if (endless && status !== 'busy' && duration !== undefined) r.fail('duration', problems.noDuration(spelled));
   if (!inbound && !answered && status !== 'busy' && r.has('ring_duration'))

@@ -48,6 +48,16 @@ export function stateOfText(text: string): CallState | undefined {
 
 const outbound = (call: CallRecord) => call.direction !== 'inbound';
 
+/**
+ * Whether a call that ended so has no end_time: an outbound call that ends busy, no-answer,
+ * failed or not-found (the Call actor sets only their status; busy also its duration and
+ * ring_duration).
+ * @example endsWithoutEndTime('outbound-api', 'busy') // true
+ */
+export function endsWithoutEndTime(direction: CallDirection, status: CallStatus): boolean {
+  return direction !== 'inbound' && status !== 'completed' && status !== 'canceled';
+}
+
 /** Whether the record, as it stands, has been answered: completed, or in-progress now. */
 function answered(call: CallRecord): boolean {
   return call.live === undefined ? call.status === 'completed' : call.live.status === 'in-progress';
@@ -66,15 +76,9 @@ export function shownStartSec(call: CallRecord): number {
   return answered(call) ? call.startSec + call.ringSec : call.startSec;
 }
 
-/**
- * end_time in milliseconds, or undefined where production writes none: before the end, and on
- * outbound calls that end busy, no-answer, failed or not-found (the Call actor sets only their
- * status; busy also its duration and ring_duration).
- */
+/** end_time in milliseconds, or undefined where production writes none: before the end, and see `endsWithoutEndTime`. */
 export function shownEndMs(call: CallRecord): number | undefined {
-  if (call.live !== undefined) return undefined;
-  if (outbound(call) && call.status !== 'completed' && call.status !== 'canceled') return undefined;
-  return call.endMs;
+  return call.live !== undefined || endsWithoutEndTime(call.direction, call.status) ? undefined : call.endMs;
 }
 
 /** duration, or undefined while live and where production writes none (see `CallSortFields.duration`). */

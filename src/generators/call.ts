@@ -132,7 +132,7 @@ function ringOf(status: CallStatus, inbound: boolean, f: number): number {
  * ends through the interpreter, which writes end minus start_time whatever the status; an
  * outbound one through the Call actor, which writes it only on completion (and 0 on busy).
  */
-function shownDuration(status: CallStatus, inbound: boolean, ring: number, talk: number): number | null {
+function finalDuration(status: CallStatus, inbound: boolean, ring: number, talk: number): number | null {
   if (status === 'completed') return talk;
   if (inbound || status === 'canceled') return ring;
   return status === 'busy' ? 0 : null;
@@ -209,7 +209,7 @@ function drawHead(
   const ringSec = ringOf(status, inbound, rest);
   const drawnTalk = stop < STAGE.duration ? 0 : drawDuration(s);
   const talk = status !== 'completed' ? 0 : recorded ? Math.max(drawnTalk, MIN_RECORDED_DURATION_SEC) : drawnTalk;
-  const duration = shownDuration(status, inbound, ringSec, talk);
+  const duration = finalDuration(status, inbound, ringSec, talk);
   const firstEndpoint = account.endpoints[0] as Endpoint;
   if (stop < STAGE.parties) {
     return { u, endpoint: firstEndpoint, ringSec, fields: { direction, status, duration, ...UNDRAWN } };

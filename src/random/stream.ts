@@ -89,14 +89,7 @@ export class Stream {
    * @example stream.weighted([['completed', 80], ['busy', 20]]) // 'completed'
    */
   weighted<T>(table: ReadonlyArray<readonly [T, number]>): T {
-    let total = 0;
-    for (const [, w] of table) total += w;
-    let x = this.prng() * total;
-    for (const [value, w] of table) {
-      if (x < w) return value;
-      x -= w;
-    }
-    return (table[table.length - 1] as readonly [T, number])[0];
+    return this.weightedRest(table)[0];
   }
 
   /**

@@ -90,6 +90,35 @@ export function asDocPath(pattern: string): string {
 }
 
 /** The envelope's keys in production's order, before the items' key. */
+/**
+ * A call's members in production's order (`CallDetailRecordConverter`), written out here rather
+ * than taken from the code under test; a record has a subset, in this order.
+ */
+export const CALL_MEMBER_ORDER = [
+  'sid',
+  'InstanceId',
+  'date_created',
+  'date_updated',
+  'parent_call_sid',
+  'account_sid',
+  'to',
+  'from',
+  'phone_number_sid',
+  'status',
+  'start_time',
+  'end_time',
+  'duration',
+  'price_unit',
+  'direction',
+  'answered_by',
+  'api_version',
+  'forwarded_from',
+  'caller_name',
+  'uri',
+  'ring_duration',
+  'subresource_uris',
+];
+
 export const ENVELOPE_KEYS = [
   'page',
   'num_pages',

@@ -3,35 +3,10 @@ import { isoMillis, rfc2822Date } from '../../src/format/dates';
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
 import { CALL_STATUSES, type CallRecord, generateCall } from '../../src/generators/call';
 import { trafficCall, trafficOutcome } from '../../src/generators/traffic';
+import { CALL_MEMBER_ORDER } from '../support/app';
 
 // The rules of restcomm-call-life.md, written out here a second time and independently of
 // generators/call-life.ts: what production's record of a call holds at each instant.
-
-/** Members in CallDetailRecordConverter's order; a record has a subset, in this order. */
-const CONVERTER_ORDER = [
-  'sid',
-  'InstanceId',
-  'date_created',
-  'date_updated',
-  'parent_call_sid',
-  'account_sid',
-  'to',
-  'from',
-  'phone_number_sid',
-  'status',
-  'start_time',
-  'end_time',
-  'duration',
-  'price_unit',
-  'direction',
-  'answered_by',
-  'api_version',
-  'forwarded_from',
-  'caller_name',
-  'uri',
-  'ring_duration',
-  'subresource_uris',
-];
 
 const ENUM_NAME: Record<string, string> = {
   queued: 'QUEUED',
@@ -83,7 +58,7 @@ function expected(call: CallRecord, nowMs: number): Record<string, unknown> {
 /** The wire record's members that the life decides, and its key order against the converter's. */
 function lifeOf(wire: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(wire);
-  expect(keys).toEqual(CONVERTER_ORDER.filter((k) => keys.includes(k)));
+  expect(keys).toEqual(CALL_MEMBER_ORDER.filter((k) => keys.includes(k)));
   const picked: Record<string, unknown> = {};
   for (const k of ['status', 'start_time', 'date_updated', 'end_time', 'duration', 'ring_duration', 'answered_by']) {
     if (k in wire) picked[k] = wire[k];
