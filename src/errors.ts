@@ -139,6 +139,9 @@ export const problems = {
   runId: 'must be a test run id: 1 to 200 visible ASCII characters',
   ownClockOfSandbox: 'only a sandbox (sandbox_of) has a clock or seed of its own',
   trafficRate: 'must be a number of calls an hour, over 0 and at most 3600 (one a second)',
+  restartOrder: (now: string) =>
+    `must be an instant no earlier than the restart before it and no later than the account's clock (${now})`,
+  hazardsNeedTraffic: 'hazards shape live traffic: give the account traffic too ({"calls_per_hour": N})',
   clockAdvance:
     'must be an ISO 8601 duration in weeks, days, hours, minutes and seconds (PT5M, P1DT2H, PT0.5S) or a number of seconds, at least 0; years and months have no fixed length',
   clockBackwards: (now: string) =>

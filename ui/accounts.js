@@ -40,6 +40,7 @@ export async function renderAccounts(main, home = main) {
       // One list request brings every account's clock and traffic (?detail=true), never its export.
       h('time', { datetime: a.now }, a.now),
       a.traffic ? `${a.traffic.calls_per_hour}/h` : 'none',
+      hazardsOf(a),
       h(
         'span',
         { class: 'actions' },
@@ -61,6 +62,17 @@ export async function renderAccounts(main, home = main) {
                 await redraw();
               },
               { 'aria-label': `Advance ${name}'s own clock by an hour` },
+            )
+          : null,
+        a.traffic
+          ? button(
+              'Restart',
+              async () => {
+                const done = await admin('POST', `/accounts/${a.sid}/restart`, {});
+                say(`Restarted every node of ${name}: ${done.swept} live calls now completed.`);
+                await redraw();
+              },
+              { 'aria-label': `Restart every node of ${name}, as production's start-up sweeps live calls` },
             )
           : null,
         button(
@@ -90,11 +102,25 @@ export async function renderAccounts(main, home = main) {
     h('h2', null, 'Accounts and sandboxes'),
     table(
       `${all.length} accounts, ${forks.length} of them sandboxes`,
-      ['Name', 'Sid', 'Token', 'Calls', 'Recordings', 'Clock', 'Traffic', 'Actions'],
+      ['Name', 'Sid', 'Token', 'Calls', 'Recordings', 'Clock', 'Traffic', 'Hazards', 'Actions'],
       rows,
     ),
     createForm(redraw),
   );
+}
+
+/**
+ * An account's hazards in a few words, the nodes' skews in the title: what a run that passes
+ * here was up against.
+ * @param {import('./api.js').Account} a
+ */
+function hazardsOf(a) {
+  const parts = [];
+  if (a.hazards !== null && a.hazards.commit_lag_s > 0) parts.push(`lag < ${a.hazards.commit_lag_s} s`);
+  if (a.hazards !== null && a.hazards.instances.length > 0) parts.push(`${a.hazards.instances.length} nodes`);
+  if (a.restarts.length > 0) parts.push(`${a.restarts.length} restarts`);
+  const nodes = (a.hazards?.instances ?? []).map((n) => `${n.instance_id}: ${n.skew_ms} ms`).join('\n');
+  return parts.length === 0 ? 'none' : h('span', nodes === '' ? null : { title: nodes }, parts.join(', '));
 }
 
 /** @param {string} sid */

@@ -4,7 +4,8 @@
  * the admin API. Everything here goes to this emulator, never elsewhere.
  */
 
-/** @typedef {{ sid: string, token: string, friendly_name: string, calls: number, recordings: number, now: string, traffic: { calls_per_hour: number } | null }} Account */
+/** @typedef {{ commit_lag_s: number, instances: { instance_id: string, skew_ms: number }[] }} Hazards */
+/** @typedef {{ sid: string, token: string, friendly_name: string, calls: number, recordings: number, now: string, traffic: { calls_per_hour: number } | null, hazards: Hazards | null, restarts: { instance_id: string | null, at: string }[] }} Account */
 /** @typedef {Account & { from: string, source: string }} Sandbox */
 
 /**

@@ -1,7 +1,8 @@
 import { problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
-import { asNonEmptyString, asObject, checkKeys, instantAt, queryOf } from '../input/fields';
+import { asNonEmptyString, asObject, checkKeys, instantAt, queryOf, readerOf } from '../input/fields';
 import { validateAccount, validateFixtures } from '../store/fixtures';
+import type { Account } from '../store/world';
 import {
   type AdminHandler,
   accountOf,
@@ -54,7 +55,49 @@ export const listAccounts: AdminHandler = (ctx, req) => {
       ...accountView(a),
       now: isoMillis(a.context.nowMs),
       traffic: a.spec.traffic === undefined ? null : { calls_per_hour: a.spec.traffic.callsPerHour },
+      ...hazardsView(a),
     })),
+  });
+};
+
+/**
+ * An account's hazards as the admin API shows them: what it asked for, the nodes that drew
+ * (their InstanceIds and clock skews), and the restarts so far.
+ * @example hazardsView(a) // { hazards: { commit_lag_s: 120, instances: [{ instance_id: 'ID…', skew_ms: -2113 }] }, restarts: [] }
+ */
+export function hazardsView(a: Account) {
+  const h = a.spec.hazards;
+  return {
+    hazards:
+      h === undefined
+        ? null
+        : {
+            commit_lag_s: h.commitLagS,
+            instances: a.nodes.map((n) => ({ instance_id: n.instanceId, skew_ms: n.skewMs })),
+          },
+    restarts: a.sweeps.map((s) => ({ instance_id: s.instanceId, at: isoMillis(s.atMs) })),
+  };
+}
+
+/**
+ * `POST /__admin/accounts/{sid}/restart {"instance_id"?: "ID…"}`: a node of the account restarts
+ * at its clock now, as production's start-up does: the calls of that InstanceId (every one's,
+ * when none is named) that are queued, ringing or in progress become `completed`, their
+ * status alone. Answers how many calls it swept.
+ */
+export const restartAccount: AdminHandler = (ctx, req) => {
+  const account = accountOf(ctx, req);
+  const r = readerOf(req.hasBody ? req.body() : {}, 'body', ['instance_id']);
+  const instanceId = r.string('instance_id', /^ID[0-9a-f]{32}$/, 'an InstanceId (ID and 32 hex digits)') ?? null;
+  const before = account.liveCallCount(instanceId);
+  ctx.world.restartAccount(account, instanceId);
+  return ok({
+    status: 'restarted',
+    account: account.profile.sid,
+    instance_id: instanceId,
+    at: isoMillis(account.context.nowMs),
+    swept: before,
+    ...hazardsView(account),
   });
 };
 

@@ -35,6 +35,8 @@ export interface AdminRequest {
   query: string;
   /** The JSON body, or a 400 saying how to send one. */
   body(): unknown;
+  /** Whether a body was sent: for endpoints whose body is optional. */
+  readonly hasBody: boolean;
 }
 
 /** What a handler answers: JSON with a status, or bytes of a type. */

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isoMillis } from '../format/dates';
 import { withAliases } from '../format/openapi';
 import { VERSION } from '../version';
+import { hazardsView } from './accounts';
 import { type AdminHandler, ok } from './context';
 
 /**
@@ -34,6 +35,11 @@ export const health: AdminHandler = (ctx) => {
     journal: ctx.journal.count,
     faults: ctx.faults.size,
     strict: ctx.strict,
+    // The accounts with production's hazards on, or restarts made: a run that passes here with
+    // hazards says so.
+    hazards: accounts
+      .filter((a) => a.spec.hazards !== undefined || a.sweeps.length > 0)
+      .map((a) => ({ account: a.profile.sid, ...hazardsView(a) })),
   });
 };
 

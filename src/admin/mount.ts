@@ -16,6 +16,7 @@ function adminRequest(req: Request): AdminRequest {
       if (req.body === undefined) throw new ApiError(400, messages.badBody(messages.sendJson));
       return req.body as unknown;
     },
+    hasBody: req.body !== undefined,
   };
 }
 

@@ -51,6 +51,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('GET', paths.account, accounts.getAccount),
   route('DELETE', paths.account, accounts.deleteAccount),
   route('POST', paths.accountReset, accounts.resetAccount),
+  route('POST', paths.accountRestart, accounts.restartAccount),
 
   route('POST', paths.calls, records.insertCalls),
   route('DELETE', paths.call, records.deleteCall),

@@ -1,7 +1,9 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import { runSliced } from '../http/slices';
 import { asObject, checkKeys, queryOf } from '../input/fields';
+import { validateHazards } from '../store/fixtures';
 import type { Account } from '../store/world';
+import { hazardsView } from './accounts';
 import { accountClockView, clockTarget } from './clock';
 import { type AdminContext, type AdminHandler, accountView, created, endAccount, ok } from './context';
 import { accountFromState } from './state';
@@ -14,6 +16,7 @@ function sandboxView(ctx: AdminContext, a: Account) {
     from: fork?.from ?? null,
     source: fork?.source ?? null,
     ...(fork?.run === undefined ? {} : { run: fork.run }),
+    ...hazardsView(a),
   };
 }
 
@@ -24,7 +27,7 @@ function sandboxView(ctx: AdminContext, a: Account) {
  */
 export const createSandbox: AdminHandler = async (ctx, req) => {
   const body = asObject(req.body(), 'body');
-  checkKeys(body, 'body', ['from', 'name', 'ttl_s', 'run']);
+  checkKeys(body, 'body', ['from', 'name', 'ttl_s', 'run', 'hazards']);
   const from = body['from'];
   if (typeof from !== 'string' && (typeof from !== 'object' || from === null || Array.isArray(from)))
     throw new ValidationError('body.from', problems.sandboxFrom);
@@ -37,19 +40,34 @@ export const createSandbox: AdminHandler = async (ctx, req) => {
     throw new ValidationError('body.ttl_s', problems.intRange(1, 604_800, ttl));
   }
   const run = body['run'] === undefined ? undefined : runId(body['run'], 'body.run');
+  // Its own hazards (null: none), else its parent's.
+  const hazards =
+    body['hazards'] === undefined
+      ? undefined
+      : body['hazards'] === null
+        ? null
+        : validateHazards(body['hazards'], 'body.hazards');
   // The body is checked whole before the account is looked up: a bad body is a 400 either way.
   let sandbox: Account;
   if (typeof from === 'string') {
     const parent = ctx.world.account(from);
     if (parent === undefined) throw new ApiError(404, messages.noAccount(from));
-    sandbox = ctx.world.forkAccount(parent, name, ctx.world, run);
+    needsTraffic(parent, hazards);
+    sandbox = ctx.world.forkAccount(parent, name, ctx.world, run, hazards);
   } else {
     const { home, account } = await runSliced(accountFromState(from, 'body.from'));
-    sandbox = ctx.world.forkAccount(account, name, home, run);
+    needsTraffic(account, hazards);
+    sandbox = ctx.world.forkAccount(account, name, home, run, hazards);
   }
   if (ttl !== undefined) expireLater(ctx, sandbox.profile.sid, ttl);
   return created({ ...sandboxView(ctx, sandbox), ...(ttl === undefined ? {} : { ttl_s: ttl }) });
 };
+
+/** Hazards shape live traffic: a sandbox asks for them only of an account that has some. */
+function needsTraffic(parent: Account, hazards: unknown): void {
+  if (hazards !== undefined && hazards !== null && parent.spec.traffic === undefined)
+    throw new ValidationError('body.hazards', problems.hazardsNeedTraffic);
+}
 
 /**
  * Ends the sandbox after `ttl` seconds of wall time, should a test runner never delete it. The

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
 import { runSliced } from '../http/slices';
-import { asList, asNonEmptyString, asObject, checkKeys, instantAt } from '../input/fields';
+import { asList, asNonEmptyString, asObject, checkKeys, instantAt, readerOf } from '../input/fields';
 import { accountAsFixture, validateAccount, validateFixtures } from '../store/fixtures';
 import type { Work } from '../store/order';
 import { type Account, World } from '../store/world';
@@ -23,6 +23,7 @@ const WRITES = [
   'inserted_recordings',
   'call_inserts',
   'recording_inserts',
+  'restarts',
 ];
 
 /**
@@ -84,6 +85,10 @@ function entryHead(world: World, a: Account, identity = true): Record<string, un
     ...(a.context.nowMs === world.nowMs || !identity ? {} : { now: isoMillis(a.context.nowMs) }),
     deleted_calls: a.calls.deletedIndexes().map((i) => a.calls.get(i).sid),
     deleted_recordings: a.recordings.deletedIndexes().map((j) => a.recordings.get(j).sid),
+    // Only once an account has restarted, so exports and hashes without restarts are as before.
+    ...(a.sweeps.length === 0
+      ? {}
+      : { restarts: a.sweeps.map((s) => ({ instance_id: s.instanceId, at: isoMillis(s.atMs) })) }),
   };
 }
 
@@ -137,12 +142,12 @@ function* importAccount(scratch: World, raw: unknown, at: string): Work<Account>
   // One at a time: a later record may name an earlier one (a recording its inserted call).
   const calls = asList(entry['inserted_calls'], `${at}.inserted_calls`);
   for (const [k, c] of calls.entries()) {
-    scratch.insertCalls(account, [callFromInput(account, c, `${at}.inserted_calls[${k}]`, k)]);
+    scratch.insertCalls(account, [callFromInput(account, c, `${at}.inserted_calls[${k}]`, k)], true);
     if (k % RECORDS_PER_SLICE === 0) yield;
   }
   const recordings = asList(entry['inserted_recordings'], `${at}.inserted_recordings`);
   for (const [k, r] of recordings.entries()) {
-    scratch.insertRecordings(account, [recordingFromInput(account, r, `${at}.inserted_recordings[${k}]`, k)]);
+    scratch.insertRecordings(account, [recordingFromInput(account, r, `${at}.inserted_recordings[${k}]`, k)], true);
     if (k % RECORDS_PER_SLICE === 0) yield;
   }
   const ids = (field: 'deleted_calls' | 'deleted_recordings', table: { find(sid: string): number | undefined }) => {
@@ -157,6 +162,19 @@ function* importAccount(scratch: World, raw: unknown, at: string): Work<Account>
     });
   };
   scratch.removeRecords(account, ids('deleted_calls', account.calls), ids('deleted_recordings', account.recordings));
+  let last = Number.NEGATIVE_INFINITY;
+  for (const [k, raw] of asList(entry['restarts'] ?? [], `${at}.restarts`).entries()) {
+    const r = readerOf(raw, `${at}.restarts[${k}]`, ['instance_id', 'at']);
+    const instance = r.body['instance_id'] ?? null;
+    if (instance !== null && (typeof instance !== 'string' || !/^ID[0-9a-f]{32}$/.test(instance)))
+      r.fail('instance_id', problems.string('an InstanceId (ID and 32 hex digits) or null', instance));
+    const atMs = instantAt(`${at}.restarts[${k}].at`, r.body['at']);
+    // Replayed in order, none after the account's clock: a restart is a write made at its clock.
+    if (atMs < last || atMs > account.context.nowMs)
+      r.fail('at', problems.restartOrder(isoMillis(account.context.nowMs)));
+    last = atMs;
+    scratch.restartAccount(account, instance as string | null, atMs);
+  }
   scratch.setInsertCounters(
     account,
     counter(entry['call_inserts'], `${at}.call_inserts`, calls.length),

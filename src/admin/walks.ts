@@ -8,7 +8,8 @@ import { parseListQuery } from '../query/list-query';
 import { LIST_SPECS } from '../query/lists';
 import type { WalkPage } from '../query/walk';
 import { STORE_LISTS } from '../store/lists';
-import { type Order, readyRange, type Work } from '../store/order';
+import { ARRIVAL_BASE, type Order, readyRange, type Work } from '../store/order';
+import type { WriteMark } from '../store/overlay';
 import type { Account, World } from '../store/world';
 import { type AdminHandler, ok } from './context';
 
@@ -46,12 +47,26 @@ export interface WalkReport {
    */
   missed: string[] | null;
   missed_count: number | null;
+  /** Why each listed duplicate and missed record was (see `Cause`), by sid. */
+  causes: Record<string, Cause>;
   /** The clock at the first and the last page. */
   started_at: string;
   ended_at: string;
   /** The journal ids of its requests. */
   requests: number[];
 }
+
+/**
+ * Why a record was served twice or never: `offset_repeat`, records appeared ahead of it between
+ * two pages (offset paging over a growing list); `deletion`, records ahead of it were deleted
+ * between two pages and it slid onto a page already read; `moved`, its place in the order or
+ * filter changed while the walk ran (a live call's status or duration); across a sync's walks,
+ * `commit_lag`, its row became visible after a walk had passed its date; `skew`, its node's
+ * clock (or another node's, ahead) dated it behind what a walk had already passed; `arrival`, it
+ * was written after a walk had passed its date (a back-dated insert); `not_read`, no walk of the
+ * sync read its place while it was there (the filters skipped it).
+ */
+export type Cause = 'offset_repeat' | 'deletion' | 'moved' | 'commit_lag' | 'skew' | 'arrival' | 'not_read';
 
 interface Walk {
   key: string;
@@ -65,20 +80,29 @@ interface ListNow {
   order: Order;
   sid: (id: number) => string;
   created: (id: number) => number;
+  /** Whether the record was visible at a moment. */
+  visibleAt: (id: number, at: WriteMark) => boolean;
 }
 
 /** A list of the account in the order and filter of a walk's query, as it is now. */
 function* listNow<K extends ListName>(account: Account, list: K, query: string, zone: string): Work<ListNow> {
   const q = parseListQuery(query, LIST_SPECS[list], undefined, zone);
-  const { order, get } = yield* account.tables[list].prepare(q.sort, q.filter);
+  const table = account.tables[list];
+  const { order, get } = yield* table.prepare(q.sort, q.filter);
   const created = STORE_LISTS[list].kind.values.created;
-  return { order, sid: (id) => get(id).sid, created: (id) => created(get(id)) };
+  return {
+    order,
+    sid: (id) => get(id).sid,
+    created: (id) => created(get(id)),
+    visibleAt: (id, at) => table.visibleAt(id, at),
+  };
 }
 
 /**
- * The walk's records that existed at its start, exist now, and were never served; in list order,
- * the first LISTED_SIDS of them, and how many. `lists` keeps each list order prepared for one
- * report, so walks of the same list share it. Work in slices.
+ * The walk's records that existed at its start (were visible then: not a back-dated insert made
+ * since), exist now, and were never served, up to the last record it was served when it stopped
+ * short of the end; in list order, the first LISTED_SIDS of them, and how many. `lists` keeps
+ * each list order prepared for one report, so walks of the same list share it. Work in slices.
  */
 function* missedOf(
   world: World,
@@ -100,14 +124,24 @@ function* missedOf(
     state = yield* listNow(account, first.list, w.query, zone);
     lists.set(key, state);
   }
-  const startSec = Math.floor(first.clockMs / 1000);
+  const start: WriteMark = { ms: first.clockMs, seq: first.seq };
+  const last = (w.pages[w.pages.length - 1] as Walk['pages'][number]).walk;
+  // A walk that stopped short missed nothing past the last record it was served.
+  let end = state.order.length;
+  if (!last.last) {
+    end = 0;
+    for (let p = 0; p < state.order.length; p++) {
+      if (p % STEP === 0) yield* readyRange(state.order, p, p + STEP);
+      if (served.has(state.order.at(p))) end = p + 1;
+      if (p % STEP === STEP - 1) yield;
+    }
+  }
   const sids: string[] = [];
   let count = 0;
-  const { order } = state;
-  for (let p = 0; p < order.length; p++) {
-    if (p % STEP === 0) yield* readyRange(order, p, p + STEP);
-    const id = order.at(p);
-    if (!served.has(id) && state.created(id) <= startSec) {
+  for (let p = 0; p < end; p++) {
+    if (p % STEP === 0) yield* readyRange(state.order, p, p + STEP);
+    const id = state.order.at(p);
+    if (!served.has(id) && state.visibleAt(id, start)) {
       if (count++ < LISTED_SIDS) sids.push(state.sid(id));
     }
     if (p % STEP === STEP - 1) yield;
@@ -135,7 +169,7 @@ export function* walks(
   world: World,
   pages: readonly JournaledPage[],
   window: WalkWindow = { offset: 0, limit: MAX_WALKS },
-): Work<{ walks: WalkReport[]; total: number }> {
+): Work<{ walks: WalkReport[]; total: number; syncs: SyncReport[] }> {
   const done: Walk[] = [];
   const open = new Map<string, Walk>();
   for (let n = 0; n < pages.length; n++) {
@@ -155,10 +189,190 @@ export function* walks(
   }
   const lists = new Map<string, ListNow>();
   const reports: WalkReport[] = [];
+  const zone = window.zone ?? 'UTC';
   for (const w of done.slice(window.offset, window.offset + window.limit)) {
-    reports.push(yield* report(world, w, lists, window.zone ?? 'UTC'));
+    reports.push(yield* report(world, w, lists, zone));
   }
-  return { walks: reports, total: done.length };
+  return { walks: reports, total: done.length, syncs: yield* syncs(world, done, lists, zone) };
+}
+
+/**
+ * One client's sync of one list: its walks in date order (the default order, or DateCreated
+ * either way) with the same filters but for StartTime and EndTime, which a sync moves from run
+ * to run as its watermark.
+ */
+export interface SyncReport {
+  client: string;
+  account: string;
+  list: ListName;
+  /** The filters its walks share, without StartTime and EndTime. */
+  filter: string;
+  walks: number;
+  /** Distinct records served by its walks. */
+  served: number;
+  /** The oldest and newest date_created it was served: the span it covered. */
+  from: string | null;
+  to: string | null;
+  /**
+   * Records dated within that span that were visible before its last walk began and that no walk
+   * served: the first 1,000, in list order; null for a list too long to check.
+   */
+  missed: string[] | null;
+  missed_count: number | null;
+  /** Why each listed missed record was (see `Cause`), by sid. */
+  causes: Record<string, Cause>;
+  /** The journal ids of its walks' first requests. */
+  requests: number[];
+}
+
+/** Syncs reported at most: they read whole lists. */
+const MAX_SYNCS = 100;
+
+/** A walk's filter key without the watermark parameters. */
+const syncFilter = (filter: string) =>
+  filter
+    .split('&')
+    .filter((kv) => kv !== '' && !/^(StartTime|EndTime)=/.test(kv))
+    .join('&');
+
+/** The syncs among the walks: a client's two or more date-order walks of one list and filter. */
+function* syncs(world: World, done: readonly Walk[], lists: Map<string, ListNow>, zone: string): Work<SyncReport[]> {
+  const groups = new Map<string, Walk[]>();
+  for (const w of done) {
+    const first = (w.pages[0] as Walk['pages'][number]).walk;
+    if (first.sort !== null && !first.sort.startsWith('created:')) continue;
+    const key = [w.credentials, first.account, first.list, first.table, syncFilter(first.filter)].join('\u0000');
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [w]);
+    else group.push(w);
+  }
+  const out: SyncReport[] = [];
+  for (const group of groups.values()) {
+    if (group.length < 2 || out.length >= MAX_SYNCS) continue;
+    const sync = yield* syncOf(world, group, lists, zone);
+    if (sync !== null) out.push(sync);
+  }
+  return out;
+}
+
+/** What a sync's walk covered: the dates it was served, when it began and ended. */
+interface Covered {
+  lo: number;
+  hi: number;
+  start: WriteMark;
+  endMs: number;
+}
+
+function* syncOf(
+  world: World,
+  group: readonly Walk[],
+  lists: Map<string, ListNow>,
+  zone: string,
+): Work<SyncReport | null> {
+  const head = (group[0] as Walk).pages[0] as Walk['pages'][number];
+  const { account: sid, list, table: tableId } = head.walk;
+  const account = world.account(sid);
+  const table = account?.tables[list];
+  if (account === undefined || table === undefined || table.id !== tableId) return null;
+  // Any list's records: each has a creation time, which is all a sync reads of them.
+  const created = STORE_LISTS[list].kind.values.created as (record: unknown) => number;
+  const served = new Set<number>();
+  const covered: Covered[] = [];
+  for (const w of group) {
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const { walk } of w.pages) {
+      for (const id of walk.ids) {
+        served.add(id);
+        if (!table.has(id)) continue;
+        const c = created(table.get(id));
+        lo = Math.min(lo, c);
+        hi = Math.max(hi, c);
+      }
+    }
+    const pages = w.pages;
+    const opening = (pages[0] as Walk['pages'][number]).walk;
+    covered.push({
+      lo,
+      hi,
+      start: { ms: opening.clockMs, seq: opening.seq },
+      endMs: (pages[pages.length - 1] as Walk['pages'][number]).walk.clockMs,
+    });
+    yield;
+  }
+  const lo = Math.min(...covered.map((c) => c.lo));
+  const hi = Math.max(...covered.map((c) => c.hi));
+  const lastStart = (covered[covered.length - 1] as Covered).start;
+  const report: SyncReport = {
+    client: createHash('sha256')
+      .update((group[0] as Walk).credentials)
+      .digest('hex')
+      .slice(0, 12),
+    account: sid,
+    list,
+    filter: syncFilter(head.walk.filter),
+    walks: group.length,
+    served: served.size,
+    from: Number.isFinite(lo) ? isoMillis(lo * 1000) : null,
+    to: Number.isFinite(hi) ? isoMillis(hi * 1000) : null,
+    missed: null,
+    missed_count: null,
+    causes: {},
+    requests: group.map((w) => (w.pages[0] as Walk['pages'][number]).id),
+  };
+  if (table.count > MISSED_LIMIT || !Number.isFinite(lo)) return report;
+  // The list now in date order, with the sync's filters but the watermark.
+  const params = new URLSearchParams((group[0] as Walk).query);
+  for (const name of ['StartTime', 'EndTime', 'SortBy', 'Reverse']) params.delete(name);
+  const query = params.toString();
+  const key = `${table.id}|${list}|${query}`;
+  let state = lists.get(key);
+  if (state === undefined) {
+    state = yield* listNow(account, list, query, zone);
+    lists.set(key, state);
+  }
+  const sids: string[] = [];
+  let count = 0;
+  for (let p = 0; p < state.order.length; p++) {
+    if (p % STEP === 0) yield* readyRange(state.order, p, p + STEP);
+    const id = state.order.at(p);
+    const c = state.created(id);
+    if (!served.has(id) && c >= lo && c <= hi && state.visibleAt(id, lastStart)) {
+      if (count++ < LISTED_SIDS) {
+        const sid = state.sid(id);
+        sids.push(sid);
+        report.causes[sid] = syncCause(account, table, covered, id, c);
+      }
+    }
+    if (p % STEP === STEP - 1) yield;
+  }
+  report.missed = sids;
+  report.missed_count = count;
+  return report;
+}
+
+/** Why a sync never saw the record with this id, dated `c`. */
+function syncCause(
+  account: Account,
+  table: Account['tables'][ListName],
+  covered: readonly Covered[],
+  id: number,
+  c: number,
+): Cause {
+  const over = covered.filter((w) => w.lo <= c && c <= w.hi);
+  // A walk went past its date before it was there: what made it late?
+  if (over.some((w) => !table.visibleAt(id, w.start))) {
+    if (id >= ARRIVAL_BASE && account.trafficCalls !== null) {
+      const { lagMs, skewMs } = account.trafficCalls.written(id - ARRIVAL_BASE);
+      if (lagMs > 0 && lagMs >= -skewMs) return 'commit_lag';
+      if (skewMs < 0 || account.nodes.some((n) => n.skewMs > 0)) return 'skew';
+    }
+    return 'arrival';
+  }
+  // A walk went past it while it was there: the offset moved under the walk.
+  const passing = over.find((w) => table.visibleAt(id, w.start));
+  if (passing !== undefined) return table.removedBetween(passing.start.ms, passing.endMs) ? 'deletion' : 'moved';
+  return 'not_read';
 }
 
 /** One walk in full. */
@@ -176,6 +390,13 @@ function* report(world: World, w: Walk, lists: Map<string, ListNow>, zone: strin
   for (const k of seen.values()) served += k;
   const repeated = [...seen].filter(([, k]) => k > 1);
   const missed = yield* missedOf(world, w, new Set(seen.keys()), lists, zone);
+  const duplicates = repeated.slice(0, LISTED_SIDS).map(([id]) => sidOf(id));
+  const causes: Record<string, Cause> = {};
+  // Served twice: the list grew ahead of it between its pages (that is what offset paging does).
+  for (const sid of duplicates) causes[sid] = 'offset_repeat';
+  // Never served though there all along: the list shrank ahead of it between pages, or it moved.
+  const deleted = table?.removedBetween(first.clockMs, last.clockMs) === true;
+  for (const sid of missed?.sids ?? []) causes[sid] = deleted ? 'deletion' : 'moved';
   return {
     client: createHash('sha256').update(w.credentials).digest('hex').slice(0, 12),
     account: first.account,
@@ -187,10 +408,11 @@ function* report(world: World, w: Walk, lists: Map<string, ListNow>, zone: strin
     last_page: last.page,
     complete: last.last,
     items_served: served,
-    duplicates: repeated.slice(0, LISTED_SIDS).map(([id]) => sidOf(id)),
+    duplicates,
     duplicates_count: repeated.length,
     missed: missed?.sids ?? null,
     missed_count: missed?.count ?? null,
+    causes,
     started_at: isoMillis(first.clockMs),
     ended_at: isoMillis(last.clockMs),
     requests: w.pages.map((p) => p.id),
@@ -211,6 +433,6 @@ export const listWalks: AdminHandler = async (ctx, req) => {
   };
   const account = q.get('account');
   if (account !== null) window.account = account;
-  const { walks: shown, total } = await runSliced(walks(ctx.world, ctx.journal.walkPages(), window));
-  return ok({ walks: shown, total, offset: window.offset, limit: window.limit });
+  const { walks: shown, total, syncs: synced } = await runSliced(walks(ctx.world, ctx.journal.walkPages(), window));
+  return ok({ walks: shown, total, offset: window.offset, limit: window.limit, syncs: synced });
 };

@@ -114,6 +114,7 @@ export const adminRoutes = {
   accounts: `${ADMIN}/accounts`,
   account: `${ADMIN}/accounts/:sid`,
   accountReset: `${ADMIN}/accounts/:sid/reset`,
+  accountRestart: `${ADMIN}/accounts/:sid/restart`,
   calls: `${ADMIN}/accounts/:sid/calls`,
   call: `${ADMIN}/accounts/:sid/calls/:callSid`,
   recordings: `${ADMIN}/accounts/:sid/recordings`,

@@ -1,6 +1,7 @@
 import { sipUser } from '../random/faker';
 import { SidCodec } from '../random/sid-codec';
 import { Stream, StreamFamily } from '../random/stream';
+import type { HazardSpec } from './hazards';
 import { LIST_STREAMS, type ListName, perList } from './lists';
 import type { TrafficSpec } from './traffic';
 
@@ -20,6 +21,8 @@ export interface AccountSpec {
    * are drawn from that sid's streams. Absent: its own.
    */
   dataOf?: string;
+  /** Production's hazards on its live traffic (none when absent): see generators/hazards.ts. */
+  hazards?: HazardSpec;
 }
 
 /** A number or client of the account: calls arrive at it or leave from it. */
@@ -57,6 +60,8 @@ export interface AccountProfile {
     trafficLayout: StreamFamily;
     /** The talk time of an arrival that is recorded, by arrival number. */
     trafficTalk: StreamFamily;
+    /** Which node writes an arrival and how late its row commits, by arrival number. */
+    hazards: StreamFamily;
   };
   /** Seeded sids are made from indexes and read back (see SidCodec). */
   sids: {
@@ -144,6 +149,7 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     trafficRecording: new StreamFamily([seed, data, 'traffic-recording']),
     trafficLayout: new StreamFamily([seed, data, 'traffic-layout']),
     trafficTalk: new StreamFamily([seed, data, 'traffic-talk']),
+    hazards: new StreamFamily([seed, data, 'hazards']),
   };
   const sids = {
     seeded: perList((name) => new SidCodec([seed, data, `${LIST_STREAMS[name]}-sid`])),

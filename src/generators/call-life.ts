@@ -65,6 +65,7 @@ function answered(call: CallRecord): boolean {
 
 /** The status text the record holds now. @example shownStatus(busyOutbound) // 'BUSY' */
 export function shownStatus(call: CallRecord): string {
+  if (call.swept === true) return 'completed';
   return storedStatus(call.direction, call.live?.status ?? call.status);
 }
 
@@ -157,6 +158,34 @@ export function callAtClock(call: CallRecord, nowMs: number): CallRecord {
  * A stored call as it stands at `nowMs`: an insert given a live status moves with the clock
  * (`callAtClock`); every other stored call shows its final form.
  */
-export function storedAtClock(call: CallRecord, nowMs: number): CallRecord {
-  return call.lifecycle === undefined ? call : callAtClock(call, nowMs);
+export function storedAtClock(call: CallRecord, nowMs: number, sweeps: readonly RestartSweep[] = []): CallRecord {
+  return call.lifecycle === undefined ? call : sweptAtClock(call, nowMs, sweeps);
+}
+
+/**
+ * A node's restart, as production's start-up runs it: every call of that node (its InstanceId;
+ * null: every node) that is queued, ringing or in progress becomes `completed`.
+ * @example { instanceId: 'ID…', atMs: 1748782800000 }
+ */
+export interface RestartSweep {
+  instanceId: string | null;
+  atMs: number;
+}
+
+/**
+ * A call as it stands at `nowMs` (the true time; its node's clock reads `skewMs` more), after
+ * restart sweeps: the first sweep of its node that found it live, once created, left it so for
+ * good, with its status `completed` and nothing else changed (`call-detail-records.xml` sets
+ * the status alone: no end_time, no duration, date_updated as it was).
+ * @example sweptAtClock(liveCall, later, [{ instanceId: null, atMs: during }]).swept // true
+ */
+export function sweptAtClock(call: CallRecord, nowMs: number, sweeps: readonly RestartSweep[], skewMs = 0): CallRecord {
+  for (const sweep of sweeps) {
+    if (sweep.atMs > nowMs) break;
+    if (sweep.instanceId !== null && sweep.instanceId !== call.instanceId) continue;
+    const nodeMs = sweep.atMs + skewMs;
+    if (nodeMs < call.startSec * 1000 || nodeMs >= call.endMs) continue;
+    return { ...callAtClock(call, nodeMs), swept: true };
+  }
+  return callAtClock(call, nowMs + skewMs);
 }

@@ -64,6 +64,11 @@ export interface CallRecord extends CallCore {
    * `in-progress` from its answer) until its end, then its final form. Only inserts carry it.
    */
   lifecycle?: { status: LiveStatus };
+  /**
+   * Set when a restart sweep found the call live (see `sweptAtClock`): it shows `completed`,
+   * and stays as the sweep left it.
+   */
+  swept?: true;
 }
 
 // The observed values dominate; the rest exist so that sorting by them means something.

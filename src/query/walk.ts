@@ -23,4 +23,6 @@ export interface WalkPage {
   last: boolean;
   /** The clock when it was served. */
   clockMs: number;
+  /** How many writes the store had made when it was served (see `markRead`): orders it among writes at one instant. */
+  seq: number;
 }

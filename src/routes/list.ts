@@ -13,7 +13,7 @@ import type { ListSpec } from '../query/lists';
 import { type PageWindow, type PagingProfile, pageWindow } from '../query/paging';
 import type { WalkPage } from '../query/walk';
 import { type Order, readyRange } from '../store/order';
-import { INSERT_BASE } from '../store/overlay';
+import { INSERT_BASE, markRead } from '../store/overlay';
 import type { TableState, TableView } from '../store/table';
 import type { Account } from '../store/world';
 import { STREAM_THRESHOLD, sendBuilt, streamPage } from './send-page';
@@ -147,6 +147,7 @@ async function listPage<C extends string, R extends { sid: string }>(
     total: order.length,
     last: !window.hasNext,
     clockMs: account.context.nowMs,
+    seq: markRead(account.context.nowMs).seq,
   };
   return { window, order, get, tableId: table.id, head, tail, warnings, walk };
 }

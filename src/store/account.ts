@@ -1,12 +1,15 @@
 import type { AccountProfile, AccountSpec, WorldContext } from '../generators/account';
+import type { CallRecord } from '../generators/call';
+import { type RestartSweep, storedAtClock } from '../generators/call-life';
+import type { HazardNode } from '../generators/hazards';
 import { LIST_NAMES, type ListName, type ListRecords, perList } from '../generators/lists';
 import { notificationOfCall } from '../generators/notification';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
-import { arrivedCount, trafficCall, trafficIndex } from '../generators/traffic';
 import { type ListColumns, STORE_LISTS, type Tables, type TableViews } from './lists';
-import { ARRIVAL_BASE, arrivalOrder } from './order';
+import { ARRIVAL_BASE } from './order';
 import { INSERT_BASE } from './overlay';
 import { type Arrivals, Table } from './table';
+import { TrafficCalls } from './traffic-calls';
 import { TrafficRecordings } from './traffic-recordings';
 
 export type CallsView = TableViews['calls'];
@@ -27,6 +30,14 @@ export interface Account {
   recordingsOfCall(callId: number): number[];
   /** Ids of the notifications about a call (a seeded call has one at most). */
   notificationsOfCall(callId: number): number[];
+  /** Restart sweeps so far, oldest first (see `sweptAtClock`). */
+  readonly sweeps: readonly RestartSweep[];
+  /** The nodes its hazards put on its traffic (none without the `instances` hazard). */
+  readonly nodes: readonly HazardNode[];
+  /** Its live traffic's calls, when it has traffic: what the walks report asks when a row appeared. */
+  readonly trafficCalls: TrafficCalls | null;
+  /** How many of its calls are live now (queued, ringing, in progress), of one node or all (null). */
+  liveCallCount(instanceId: string | null): number;
 }
 
 /** An account with its writable tables; only the World holds these. */
@@ -44,22 +55,9 @@ export class AccountStore implements Account {
   ) {
     const traffic = spec.traffic;
     // Live traffic: calls that exist by the clock alone, made on read like the seeded ones.
-    const arrivals =
-      traffic === undefined
-        ? null
-        : {
-            count: (nowMs: number) => arrivedCount(context, profile, traffic, Math.floor(nowMs / 1000)),
-            has: (j: number, nowMs: number) => j < arrivedCount(context, profile, traffic, Math.floor(nowMs / 1000)),
-            ids: function* (nowMs: number) {
-              const n = arrivedCount(context, profile, traffic, Math.floor(nowMs / 1000));
-              for (let j = 0; j < n; j++) yield j;
-            },
-            get: (j: number, nowMs: number) => trafficCall(context, profile, traffic, j, nowMs),
-            index: (sid: string) => trafficIndex(profile, sid),
-            // Arrivals are created in number order, a second or more apart: no ties.
-            createdOrder: (nowMs: number, newestFirst: boolean) =>
-              arrivalOrder(arrivedCount(context, profile, traffic, Math.floor(nowMs / 1000)), newestFirst),
-          };
+    this.trafficCalls =
+      traffic === undefined ? null : new TrafficCalls(context, profile, traffic, spec.hazards, () => this.sweeps);
+    const arrivals = this.trafficCalls;
     this.trafficRecordings =
       traffic === undefined ? null : (shared ?? new TrafficRecordings(context, profile, traffic));
     // What arrives with the clock, by list: every list says, even when it is nothing.
@@ -69,9 +67,42 @@ export class AccountStore implements Account {
       // Live traffic raises no notifications.
       notifications: null,
     };
+    // An inserted live call is swept by a restart as a call of traffic is.
+    const moves: { [K in ListName]: ((r: ListRecords[K], nowMs: number) => ListRecords[K]) | null } = {
+      calls: (call: CallRecord, nowMs: number) => storedAtClock(call, nowMs, this.sweeps),
+      recordings: null,
+      notifications: null,
+    };
     const table = <K extends ListName>(name: K): Table<ListRecords[K], ListColumns[K]> =>
-      new Table(STORE_LISTS[name].kind, context, profile, STORE_LISTS[name].seeded(spec), arriving[name]);
+      new Table(STORE_LISTS[name].kind, context, profile, STORE_LISTS[name].seeded(spec), arriving[name], moves[name]);
     this.tables = perList(table) as unknown as Tables;
+  }
+
+  readonly trafficCalls: TrafficCalls | null;
+
+  /** Restart sweeps so far, oldest first: writes, as inserts are (exported, reset, forked). */
+  sweeps: readonly RestartSweep[] = [];
+  private forkedSweeps: readonly RestartSweep[] = [];
+
+  get nodes(): readonly HazardNode[] {
+    return this.trafficCalls?.instances ?? [];
+  }
+
+  liveCallCount(instanceId: string | null): number {
+    const now = this.context.nowMs;
+    let n = this.trafficCalls?.liveCount(now, instanceId) ?? 0;
+    for (const rec of this.calls.insertedRecords()) {
+      const call = storedAtClock(rec, now, this.sweeps);
+      if (call.live !== undefined && call.swept !== true && (instanceId === null || call.instanceId === instanceId))
+        n++;
+    }
+    return n;
+  }
+
+  /** A restart of a node (null: all) at the account's clock now (or at `atMs`, replayed). For the World only. */
+  restart(instanceId: string | null, atMs = this.context.nowMs): void {
+    this.sweeps = [...this.sweeps, { instanceId, atMs }];
+    this.calls.touch();
   }
 
   get calls(): Tables['calls'] {
@@ -86,6 +117,7 @@ export class AccountStore implements Account {
   fork(profile: AccountProfile, spec: AccountSpec): AccountStore {
     // Its own clock, starting where the parent's is: moving one never moves the other.
     const fork = new AccountStore({ ...this.context }, profile, spec, this.trafficRecordings);
+    fork.sweeps = this.sweeps;
     const share = <K extends ListName>(name: K) => fork.tables[name].shareSeeded(this.tables[name]);
     for (const name of LIST_NAMES) share(name);
     fork.markForked();
@@ -95,12 +127,14 @@ export class AccountStore implements Account {
   /** Its writes and clock now are what a reset goes back to: it behaves as a sandbox forked now. */
   markForked(): void {
     this.forkedAtMs = this.context.nowMs;
+    this.forkedSweeps = this.sweeps;
     for (const name of LIST_NAMES) this.tables[name].markForked();
   }
 
   /** Back to the seeded records: writes dropped, sort orders of the seeded records kept. */
   clearWrites(): void {
     for (const name of LIST_NAMES) this.tables[name].clearWrites();
+    this.sweeps = this.forkedSweeps;
     // A sandbox's own clock goes back to where it was forked.
     if (this.forkedAtMs !== null) this.context.nowMs = this.forkedAtMs;
   }

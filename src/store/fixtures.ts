@@ -1,5 +1,6 @@
 import { problems, ValidationError } from '../errors';
 import type { AccountSpec } from '../generators/account';
+import { type HazardSpec, MAX_COMMIT_LAG_S, MAX_INSTANCES, MAX_SKEW_S } from '../generators/hazards';
 import { notificationCapacity } from '../generators/notification';
 import { recordingCapacity } from '../generators/recording-layout';
 import { isObject, parseJson, type Reader, readerOf } from '../input/fields';
@@ -16,6 +17,7 @@ const ACCOUNT_FIELDS = [
   'sid',
   'traffic',
   'data_of',
+  'hazards',
 ] as const;
 const SID_PATTERN = /^AC[0-9a-f]{32}$/;
 // A Basic user name cannot hold ':' (it ends the user name), and header text must be visible ASCII.
@@ -92,7 +94,35 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
       t.fail('calls_per_hour', problems.trafficRate);
     spec.traffic = { callsPerHour: rate };
   }
+  const hazards = r.body['hazards'];
+  if (hazards !== undefined && hazards !== null) {
+    spec.hazards = validateHazards(hazards, `${at}.hazards`);
+    if (spec.traffic === undefined) r.fail('hazards', problems.hazardsNeedTraffic);
+  }
   return spec;
+}
+
+/**
+ * Production's hazards for an account's live traffic:
+ * `{"commit_lag_s": 120, "instances": {"count": 3, "max_skew_s": 30}}`, each part optional.
+ */
+export function validateHazards(raw: unknown, at: string): HazardSpec {
+  const r: Reader = readerOf(raw, at, ['commit_lag_s', 'instances']);
+  const commitLagS = r.integer('commit_lag_s', 0, MAX_COMMIT_LAG_S) ?? 0;
+  const raw2 = r.body['instances'];
+  if (raw2 === undefined || raw2 === null) return { commitLagS, instances: null };
+  const n: Reader = readerOf(raw2, `${at}.instances`, ['count', 'max_skew_s']);
+  const count = n.integer('count', 1, MAX_INSTANCES);
+  if (count === undefined) n.fail('count', problems.intRange(1, MAX_INSTANCES, undefined));
+  return { commitLagS, instances: { count, maxSkewS: n.integer('max_skew_s', 0, MAX_SKEW_S) ?? 0 } };
+}
+
+/** Hazards as fixtures and state exports write them, as `validateHazards` reads them back. */
+export function hazardsAsFixture(h: HazardSpec): Record<string, unknown> {
+  return {
+    commit_lag_s: h.commitLagS,
+    ...(h.instances === null ? {} : { instances: { count: h.instances.count, max_skew_s: h.instances.maxSkewS } }),
+  };
 }
 
 /** An account spec in fixture form, as `validateAccount` reads it back. */
@@ -106,6 +136,7 @@ export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
     ...(spec.sid === undefined ? {} : { sid: spec.sid }),
     ...(spec.traffic === undefined ? {} : { traffic: { calls_per_hour: spec.traffic.callsPerHour } }),
     ...(spec.dataOf === undefined ? {} : { data_of: spec.dataOf }),
+    ...(spec.hazards === undefined ? {} : { hazards: hazardsAsFixture(spec.hazards) }),
   };
 }
 

@@ -1,5 +1,20 @@
 import { ARRIVAL_BASE, type Order, SLICE, type Work } from './order';
 
+/**
+ * A moment of the store: the clock, and how many writes the process had made (the clock may stand
+ * still while writes come, so only the count orders a write and a read made at one instant).
+ */
+export interface WriteMark {
+  ms: number;
+  seq: number;
+}
+
+let writes = 0;
+/** The mark of a write made now, at `ms` on its account's clock: each is later than every one before. */
+export const markWrite = (ms: number): WriteMark => ({ ms, seq: ++writes });
+/** The mark of a read made now: after every write so far. */
+export const markRead = (ms: number): WriteMark => ({ ms, seq: writes });
+
 /** Inserted records get ids from here up; seeded indexes stay below (at most 50,000,000). */
 export const INSERT_BASE = 2 ** 26;
 
@@ -21,6 +36,10 @@ interface Layer<R> {
   readonly bySid: Map<string, number>;
   /** Sids of inserted records deleted in this layer. */
   readonly removed: Set<string>;
+  /** When this layer's inserts were written: ms on the clock and the write's sequence number, where known. */
+  readonly written: Map<number, WriteMark>;
+  /** When this layer's deletions were made (ms on the clock), in order: what the walks report reads. */
+  readonly removedAt: number[];
   /** Live inserted records in this layer and those below. */
   insertedCount: number;
   /** Deleted seeded indexes and arrivals in this layer and those below. */
@@ -41,6 +60,8 @@ function layerOn<R>(below: Layer<R> | null): Layer<R> {
     deleted: new Set(),
     bySid: new Map(),
     removed: new Set(),
+    written: new Map(),
+    removedAt: [],
     insertedCount: below?.insertedCount ?? 0,
     deletedCount: below?.deletedCount ?? 0,
     nextInsert: below?.nextInsert ?? 0,
@@ -153,20 +174,39 @@ export class Overlay<R extends { sid: string }> extends OverlayView<R> {
     }
   }
 
-  insert(rec: R): number {
+  /** When the inserted record with this id was written, if known. */
+  writtenAt(id: number): WriteMark | undefined {
+    for (let l: Layer<R> | null = this.top; l !== null; l = l.below) {
+      const ms = l.written.get(id);
+      if (ms !== undefined) return ms;
+    }
+    return undefined;
+  }
+
+  /** Whether a deletion was made in [fromMs, toMs] on the clock. */
+  removedBetween(fromMs: number, toMs: number): boolean {
+    for (let l: Layer<R> | null = this.top; l !== null; l = l.below) {
+      if (l.removedAt.some((ms) => ms >= fromMs && ms <= toMs)) return true;
+    }
+    return false;
+  }
+
+  insert(rec: R, written?: WriteMark): number {
     const top = this.own();
     const id = INSERT_BASE + top.nextInsert++;
     top.inserted.set(id, rec);
+    if (written !== undefined) top.written.set(id, written);
     top.bySid.set(rec.sid, id);
     top.removed.delete(rec.sid);
     top.insertedCount++;
     return id;
   }
 
-  /** Deletes a live record (the Table checks it is one). */
-  remove(id: number): void {
+  /** Deletes a live record (the Table checks it is one), at `atMs` on the clock if given. */
+  remove(id: number, atMs?: number): void {
     const rec = isInsertId(id) ? this.insertedRecord(id) : undefined;
     const top = this.own();
+    if (atMs !== undefined) top.removedAt.push(atMs);
     if (rec === undefined) {
       top.deleted.add(id);
       top.deletedCount++;
@@ -232,6 +272,8 @@ export class Overlay<R extends { sid: string }> extends OverlayView<R> {
     const one = layerOn<R>(base);
     for (let k = layers.length - 1; k >= 0; k--) {
       const l = layers[k] as Layer<R>;
+      for (const [id, ms] of l.written) one.written.set(id, ms);
+      one.removedAt.push(...l.removedAt);
       for (const [id, rec] of l.inserted) {
         one.inserted.set(id, rec);
         one.bySid.set(rec.sid, id);

@@ -17,7 +17,7 @@ import {
   sortPermutation,
   type Work,
 } from './order';
-import { INSERT_BASE, mergeOrder, Overlay, type OverlayMark } from './overlay';
+import { INSERT_BASE, mergeOrder, Overlay, type OverlayMark, type WriteMark } from './overlay';
 
 /** Every list has a `created` column: the creation time, which falls as the seeded index grows. */
 export type Created = 'created';
@@ -81,6 +81,12 @@ export interface TableView<R, C extends string> {
   known(sid: string): boolean;
   /** The newest creation time (seconds) among the inserted records, if any: kept as they come. */
   newestInserted(): number | undefined;
+  /** Whether the record with this id was visible at a moment (see Table.visibleAt). */
+  visibleAt(id: number, at: WriteMark): boolean;
+  /** When the record with this id became visible on the clock, ms (see Table.appearedMs). */
+  appearedMs(id: number): number;
+  /** Whether a record of this list was deleted in [fromMs, toMs] on the clock. */
+  removedBetween(fromMs: number, toMs: number): boolean;
   /**
    * `get` as of now, unchanged by later writes: what a page rendered over many event-loop turns
    * reads, so that a reset or a delete meanwhile cannot remove a record it has yet to write.
@@ -100,6 +106,8 @@ export interface Arrivals<R> {
   ids(nowMs: number): Iterable<number>;
   get(j: number, nowMs: number): R;
   index(sid: string): number | undefined;
+  /** When arrival `j` appeared, ms (absent: at its creation). */
+  appearMs?(j: number): number;
   /**
    * The arrivals at the instant by creation, newest first or oldest first, ties as the table's
    * comparison breaks them: built without a merge, however many have arrived. Every arrival is
@@ -173,6 +181,8 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   /**
    * @param seeded how many records the seed makes
    * @param arrivals records that come with the clock (live traffic), if any
+   * @param moves how an inserted record stands at an instant, where the account's own writes
+   *   (restart sweeps) shape it too; absent: the kind's `atClock`
    */
   constructor(
     private readonly kind: TableKind<R, C>,
@@ -180,6 +190,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     private readonly account: AccountProfile,
     readonly seeded: number,
     private readonly arrivals: Arrivals<R> | null = null,
+    private readonly moves: ((record: R, nowMs: number) => R) | null = null,
   ) {
     this.clockSeen = world.nowMs;
   }
@@ -222,7 +233,36 @@ export class Table<R extends { sid: string }, C extends string> implements Table
 
   /** An inserted record at an instant (the record itself, for kinds whose records never move). */
   private atClock(rec: R, nowMs: number): R {
+    if (this.moves !== null) return this.moves(rec, nowMs);
     return this.kind.atClock === undefined ? rec : this.kind.atClock(rec, nowMs);
+  }
+
+  /**
+   * Whether the record with this id was visible at `at`: a seeded one from its creation, an
+   * arrival once its row appeared, an insert once written (from its creation, for writes that
+   * came with a state import).
+   */
+  visibleAt(id: number, at: WriteMark): boolean {
+    if (id >= INSERT_BASE && id < ARRIVAL_BASE) {
+      const written = this.overlay.writtenAt(id);
+      if (written !== undefined) return written.seq <= at.seq;
+    }
+    return this.appearedMs(id) <= at.ms;
+  }
+
+  /** When the record with this id became visible on the clock, ms (see `visibleAt`). */
+  appearedMs(id: number): number {
+    if (id >= ARRIVAL_BASE && this.arrivals?.appearMs !== undefined) return this.arrivals.appearMs(id - ARRIVAL_BASE);
+    if (id >= INSERT_BASE && id < ARRIVAL_BASE) {
+      const written = this.overlay.writtenAt(id);
+      if (written !== undefined) return written.ms;
+    }
+    return this.kind.values.created(this.get(id)) * 1000;
+  }
+
+  /** A write that changes records in place (a restart sweep): every order and snapshot is dropped. For the World only. */
+  touch(): void {
+    this.dropOrders();
   }
 
   find(sid: string): number | undefined {
@@ -295,17 +335,22 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     return j !== undefined && this.arrivals.has(j, this.clockSeen) && this.arrivals.get(j, this.clockSeen).sid === sid;
   }
 
-  /** Adds a record; returns its id. For the World only (it marks the write). */
-  insert(rec: R): number {
+  /** Adds a record, written at `written` (absent: as old as it says); returns its id. For the World only (it marks the write). */
+  insert(rec: R, written?: WriteMark): number {
     if (this.kind.movesWithClock?.(rec) === true) {
       this.sync();
       this.clockRecords++;
     }
-    const id = this.overlay.insert(rec);
+    const id = this.overlay.insert(rec, written);
     const created = this.kind.values.created(rec);
     if (!this.newestStale && (this.newest === undefined || created > this.newest)) this.newest = created;
     this.dropOrders();
     return id;
+  }
+
+  /** Whether a record of this list was deleted in [fromMs, toMs] on the clock. */
+  removedBetween(fromMs: number, toMs: number): boolean {
+    return this.overlay.removedBetween(fromMs, toMs);
   }
 
   /** Removes a live record. For the World only. */
@@ -315,7 +360,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
       const rec = this.overlay.insertedRecord(id);
       if (rec !== undefined && this.kind.movesWithClock?.(rec) === true) this.clockRecords--;
     }
-    this.overlay.remove(id);
+    this.overlay.remove(id, this.world.nowMs);
     this.dropOrders();
   }
 

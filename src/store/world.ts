@@ -8,11 +8,13 @@ import {
   type WorldContext,
 } from '../generators/account';
 import type { CallRecord } from '../generators/call';
+import type { HazardSpec } from '../generators/hazards';
 import { LIST_NAMES } from '../generators/lists';
 import type { RecordingRecord } from '../generators/recording';
 import { Stream } from '../random/stream';
 import { type Account, AccountStore } from './account';
 import { STORE_LISTS } from './lists';
+import { markWrite } from './overlay';
 
 export type { Account } from './account';
 
@@ -210,7 +212,7 @@ export class World {
    * AccountStore.fork). O(1) in the size of the account. Its identity is drawn from the seed,
    * the parent and how many forks came before, so the same steps give the same sandboxes.
    */
-  forkAccount(parent: Account, name?: string, home: World = this, run?: string): Account {
+  forkAccount(parent: Account, name?: string, home: World = this, run?: string, hazards?: HazardSpec | null): Account {
     // From a state, the parent lives in a scratch world the import built (see admin/state.ts).
     const source = home.store(parent);
     let sid: string;
@@ -222,6 +224,9 @@ export class World {
     } while (this.bySid.has(sid) || this.byToken.has(token));
     const friendlyName = name ?? defaultForkName(parent.profile.friendlyName, this.forksMade);
     const spec: AccountSpec = { ...parent.spec, friendlyName, sid, token, dataOf: parent.profile.dataOf };
+    // A sandbox may have hazards of its own (null: none), else its parent's.
+    if (hazards === null) delete spec.hazards;
+    else if (hazards !== undefined) spec.hazards = hazards;
     const profile = { ...parent.profile, sid, token, friendlyName, email: accountEmail(friendlyName, sid) };
     const fork = source.fork(profile, spec);
     const from = parent.profile.sid;
@@ -375,16 +380,28 @@ export class World {
     this.touch();
   }
 
-  /** Adds calls the caller has built and checked (see admin/call-input.ts). */
-  insertCalls(account: Account, calls: readonly CallRecord[]): void {
+  /**
+   * Adds calls the caller has built and checked (see admin/call-input.ts), written at the
+   * account's clock now (a state import's replay passes `restored`: they are as old as they say).
+   */
+  insertCalls(account: Account, calls: readonly CallRecord[], restored = false): void {
     const store = this.store(account);
-    for (const call of calls) store.calls.insert(call);
+    for (const call of calls) store.calls.insert(call, restored ? undefined : markWrite(store.context.nowMs));
     this.touch();
   }
 
-  insertRecordings(account: Account, recordings: readonly RecordingRecord[]): void {
+  insertRecordings(account: Account, recordings: readonly RecordingRecord[], restored = false): void {
     const store = this.store(account);
-    for (const rec of recordings) store.recordings.insert(rec);
+    for (const rec of recordings) store.recordings.insert(rec, restored ? undefined : markWrite(store.context.nowMs));
+    this.touch();
+  }
+
+  /**
+   * A restart of one node of the account (null: every node) at its clock now: its live calls
+   * become `completed` (see `sweptAtClock`).
+   */
+  restartAccount(account: Account, instanceId: string | null, atMs?: number): void {
+    this.store(account).restart(instanceId, atMs);
     this.touch();
   }
 

@@ -14,11 +14,14 @@ describe('admin', () => {
     });
     const plain = (await request(one).get('/__admin/accounts')).body.accounts;
     const detailed = (await request(one).get('/__admin/accounts?detail=true')).body.accounts;
-    expect(detailed.map((a: Record<string, unknown>) => [a['now'], a['traffic']])).toEqual([
-      ['2025-06-01T12:00:00.000Z', null],
-      ['2025-06-01T12:00:00.000Z', { calls_per_hour: 60 }],
-    ]);
-    expect(detailed.map(({ now: _n, traffic: _t, ...rest }: Record<string, unknown>) => rest)).toEqual(plain);
+    expect(detailed.map((a: Record<string, unknown>) => [a['now'], a['traffic'], a['hazards'], a['restarts']])).toEqual(
+      [
+        ['2025-06-01T12:00:00.000Z', null, null, []],
+        ['2025-06-01T12:00:00.000Z', { calls_per_hour: 60 }, null, []],
+      ],
+    );
+    const rest = ({ now: _n, traffic: _t, hazards: _h, restarts: _r, ...others }: Record<string, unknown>) => others;
+    expect(detailed.map(rest)).toEqual(plain);
     expect(w.accounts()).toHaveLength(2);
     for (const bad of ['detail=yes', 'details=true']) {
       expect((await request(one).get(`/__admin/accounts?${bad}`)).status).toBe(400);

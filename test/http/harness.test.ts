@@ -361,8 +361,10 @@ describe('health', () => {
       'journal',
       'faults',
       'strict',
+      'hazards',
     ]);
     expect(res.body).toMatchObject({
+      hazards: [],
       calls: 499,
       recordings: 195,
       faults: 0,

@@ -33,6 +33,7 @@ describe('/__admin/walks: each client walk over a list, from the journal', () =>
     const [walk] = (await walks(live.profile.sid)).filter((w) => w.pages > 1);
     expect(walk).toMatchObject({ list: 'calls', first_page: 0, complete: true, missed: [] });
     expect(walk!.duplicates).toHaveLength(1);
+    expect(walk!.causes).toEqual({ [walk!.duplicates[0]]: 'offset_repeat' });
     expect(walk!.items_served).toBe(total + 1);
   });
 
@@ -45,6 +46,38 @@ describe('/__admin/walks: each client walk over a list, from the journal', () =>
     for (let n = 1; p.next_page_uri !== 'null'; n++) p = await page(quiet, n, 10);
     const walk = (await walks(quiet.profile.sid)).find((w) => w.pages > 2)!;
     expect(walk).toMatchObject({ complete: true, duplicates: [], missed: [p1Before[0]!['sid']] });
+    expect(walk.causes).toEqual({ [p1Before[0]!['sid']]: 'deletion' });
+  });
+
+  test('a back-dated insert made after the first page is not missed by the walk; the sync names it an arrival', async () => {
+    const { app, quiet, page, walks } = setup();
+    const first = await page(quiet, 0, 10);
+    let p = await page(quiet, 1, 10);
+    // Dated between the first page's items: it lands on a page the walk has read.
+    const dated = new Date(Date.parse(first.calls[5].date_created) - 1000).toUTCString().replace('GMT', '+0000');
+    const res = await request(app)
+      .post(`/__admin/accounts/${quiet.profile.sid}/calls`)
+      .type('json')
+      .send(JSON.stringify([{ date_created: dated, status: 'completed', duration: 10 }]));
+    expect(res.status).toBe(201);
+    const [inserted] = res.body as Item[];
+    for (let n = 2; p.next_page_uri !== 'null'; n++) p = await page(quiet, n, 10);
+    const [walk] = await walks(quiet.profile.sid);
+    expect(walk).toMatchObject({ complete: true, missed: [], missed_count: 0 });
+    // A second walk that stops at its first page: together they are a sync, which never saw it.
+    await page(quiet, 0, 5);
+    const { syncs } = (await request(app).get(`/__admin/walks?account=${quiet.profile.sid}`)).body;
+    expect(syncs).toHaveLength(1);
+    expect(syncs[0]).toMatchObject({ walks: 2, missed: [inserted!['sid']], missed_count: 1 });
+    expect(syncs[0].causes).toEqual({ [inserted!['sid']]: 'arrival' });
+  });
+
+  test('a walk that stops short misses nothing past the last record it was served', async () => {
+    const { quiet, page, walks } = setup();
+    await page(quiet, 0, 10);
+    await page(quiet, 1, 10);
+    const [walk] = await walks(quiet.profile.sid);
+    expect(walk).toMatchObject({ complete: false, pages: 2, items_served: 20, missed: [], missed_count: 0 });
   });
 
   test('clients are told apart by credentials; page 0 again, or a page out of sequence, starts a new walk', async () => {

@@ -28,15 +28,19 @@ describe('examples/', () => {
     }
   });
 
-  test('the incremental sync example: two runs, two complete walks, nothing missed', async () => {
+  test('the incremental sync example: the naive watermark misses late commits, named; the fix misses none', async () => {
     const { incrementalSync } = await import('../../examples/client/incremental-sync');
-    const { first, second, walks } = await incrementalSync(em.url);
-    expect(first).toBeGreaterThan(200);
-    expect(second).toBeGreaterThan(first - 200);
-    expect(walks.map((w) => [w.complete, w.missed])).toEqual([
-      [true, []],
-      [true, []],
-    ]);
+    const calm = await incrementalSync(em.url);
+    expect(calm.first).toBeGreaterThan(4000);
+    expect(calm.second).toBeGreaterThan(600);
+    expect(calm.sync).toMatchObject({ walks: 2, missed: [], causes: {} });
+    const naive = await incrementalSync(em.url, { commitLagS: 600 });
+    expect(naive.sync.missed?.length).toBeGreaterThan(3);
+    expect(new Set(Object.values(naive.sync.causes))).toEqual(new Set(['commit_lag']));
+    expect(Object.keys(naive.sync.causes).sort()).toEqual([...(naive.sync.missed ?? [])].sort());
+    const fixed = await incrementalSync(em.url, { commitLagS: 600, fixed: true });
+    expect(fixed.sync).toMatchObject({ walks: 2, missed: [], causes: {} });
+    expect(fixed.second).toBeGreaterThan(naive.second);
     expect((await adminAccounts(em.url)).map((a) => a.friendly_name)).not.toContain('Incremental sync');
   });
 
