@@ -1,7 +1,6 @@
 import { personName } from '../random/faker';
 import type { AccountProfile, WorldContext } from './account';
 import { type CallRecord, drawDefaults } from './call';
-import { callAtClock } from './call-life';
 import { OFFSETS_MIN, type RecordingRecord } from './recording';
 
 /** Live traffic of an account: calls arriving after the reference instant, as the clock moves. */
@@ -100,20 +99,6 @@ export function trafficOutcome(
   if (named) call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
   call.sid = `${call.instanceId}-CA${account.sids.traffic.encode(j)}`;
   return call;
-}
-
-/**
- * Arrival `j` as the API shows it at `nowMs`: its final form from its end_time, else the state it
- * is in (generators/call-life.ts): no end_time, no duration, and that state's second as date_updated.
- */
-export function trafficCall(
-  world: WorldContext,
-  account: AccountProfile,
-  t: TrafficSpec,
-  j: number,
-  nowMs: number,
-): CallRecord {
-  return callAtClock(trafficOutcome(world, account, t, j), nowMs);
 }
 
 /** The arrival number a traffic call's sid encodes, if it is one. */

@@ -2,7 +2,8 @@ import { callJson } from '../../src/format/call';
 import { isoMillis, rfc2822Date } from '../../src/format/dates';
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
 import { CALL_STATUSES, type CallRecord, generateCall } from '../../src/generators/call';
-import { trafficCall, trafficOutcome } from '../../src/generators/traffic';
+import { callAtClock } from '../../src/generators/call-life';
+import { trafficOutcome } from '../../src/generators/traffic';
 import { CALL_MEMBER_ORDER } from '../support/app';
 
 // The rules of restcomm-call-life.md, written out here a second time and independently of
@@ -96,7 +97,7 @@ describe("a call's life, replayed second by second", () => {
     for (let t = from; t < final.endMs; t += 1000) instants.push(t, t + 999);
     instants.push(final.endMs - 1, final.endMs, final.endMs + 60_000);
     for (const now of instants.filter((t) => t < final.endMs || t >= final.endMs)) {
-      const shown = wire(trafficCall(world, account, T, j as number, now));
+      const shown = wire(callAtClock(trafficOutcome(world, account, T, j as number), now));
       expect([now, lifeOf(shown)]).toEqual([now, expected(final, now)]);
       if (statuses[statuses.length - 1] !== shown.status) statuses.push(shown.status as string);
     }

@@ -1,5 +1,6 @@
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import { arrivalSec, arrivedCount, trafficCall, trafficIndex, trafficRecording } from '../../src/generators/traffic';
+import { callAtClock } from '../../src/generators/call-life';
+import { arrivalSec, arrivedCount, trafficIndex, trafficOutcome, trafficRecording } from '../../src/generators/traffic';
 import { ARRIVAL_BASE } from '../../src/store/order';
 import { TrafficRecordings } from '../../src/store/traffic-recordings';
 
@@ -33,7 +34,7 @@ describe('live traffic arrivals', () => {
 describe('a call passes through production states', () => {
   const call = (j: number, offsetSec: number) => {
     const t0 = arrivalSec(world, account, T, j);
-    return trafficCall(world, account, T, j, (t0 + offsetSec) * 1000);
+    return callAtClock(trafficOutcome(world, account, T, j), (t0 + offsetSec) * 1000);
   };
   // The final form of each of the first calls, and its states at each step of its life.
   const finals = Array.from({ length: 200 }, (_, j) => [j, call(j, 100_000)] as const);
@@ -47,8 +48,8 @@ describe('a call passes through production states', () => {
   test('a call is never shown ended before its end: live at its end − 1 ms, ended at its end', () => {
     let early = 0;
     for (const [j, final] of finals) {
-      const before = trafficCall(world, account, T, j, final.endMs - 1);
-      const at = trafficCall(world, account, T, j, final.endMs);
+      const before = callAtClock(trafficOutcome(world, account, T, j), final.endMs - 1);
+      const at = callAtClock(trafficOutcome(world, account, T, j), final.endMs);
       expect(before.live).toBeDefined();
       expect(at).toEqual(final);
       if (final.endMs % 1000 > 0) early++;
