@@ -221,3 +221,26 @@ describe('production hazards: per sandbox', () => {
     expect(health).not.toContain(none.sid);
   });
 });
+
+describe('production hazards: a pure function of (seed, fixtures, writes, clock)', () => {
+  test('1 h + 1 h gives the bytes of 2 h, pages and state hash, with every hazard on and a restart made', async () => {
+    const a = setup();
+    const b = setup();
+    await a.move('PT1H');
+    await a.admin('post', `/accounts/${a.nodes.profile.sid}/restart`, {});
+    await a.move('PT1H');
+    await b.move('PT1H');
+    await b.admin('post', `/accounts/${b.nodes.profile.sid}/restart`, {});
+    await b.move('PT30M');
+    await b.move('PT30M');
+    for (const who of ['lagged', 'nodes'] as const) {
+      for (const query of ['PageSize=1000', 'PageSize=50&Page=3&SortBy=Status:asc', 'PageSize=100&Status=completed']) {
+        const [x, y] = [await a.calls(a[who], query), await b.calls(b[who], query)];
+        expect(JSON.stringify(y)).toBe(JSON.stringify(x));
+      }
+      const hash = async (em: typeof a) =>
+        (await em.admin('get', `/accounts/${em[who].profile.sid}/state/hash`)).body.hash as string;
+      expect(await hash(b)).toBe(await hash(a));
+    }
+  });
+});
