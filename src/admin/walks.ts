@@ -225,6 +225,9 @@ export interface SyncReport {
   requests: number[];
 }
 
+/** Who walked, as reports show it: a digest of the credentials, never the credentials. */
+const clientOf = (credentials: string) => createHash('sha256').update(credentials).digest('hex').slice(0, 12);
+
 /** Syncs reported at most: they read whole lists. */
 const MAX_SYNCS = 100;
 
@@ -276,38 +279,47 @@ function* syncOf(
   if (account === undefined || table === undefined || table.id !== tableId) return null;
   // Any list's records: each has a creation time, which is all a sync reads of them.
   const created = STORE_LISTS[list].kind.values.created as (record: unknown) => number;
+  // Each record's date once, however many walks served it (a poller serves the same page often).
+  const dates = new Map<number, number | null>();
+  const dateOf = (id: number) => {
+    let c = dates.get(id);
+    if (c === undefined) {
+      c = table.has(id) ? created(table.get(id)) : null;
+      dates.set(id, c);
+    }
+    return c;
+  };
   const served = new Set<number>();
   const covered: Covered[] = [];
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
   for (const w of group) {
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
+    let wLo = Number.POSITIVE_INFINITY;
+    let wHi = Number.NEGATIVE_INFINITY;
     for (const { walk } of w.pages) {
       for (const id of walk.ids) {
         served.add(id);
-        if (!table.has(id)) continue;
-        const c = created(table.get(id));
-        lo = Math.min(lo, c);
-        hi = Math.max(hi, c);
+        const c = dateOf(id);
+        if (c === null) continue;
+        wLo = Math.min(wLo, c);
+        wHi = Math.max(wHi, c);
       }
     }
+    lo = Math.min(lo, wLo);
+    hi = Math.max(hi, wHi);
     const pages = w.pages;
     const opening = (pages[0] as Walk['pages'][number]).walk;
     covered.push({
-      lo,
-      hi,
+      lo: wLo,
+      hi: wHi,
       start: { ms: opening.clockMs, seq: opening.seq },
       endMs: (pages[pages.length - 1] as Walk['pages'][number]).walk.clockMs,
     });
     yield;
   }
-  const lo = Math.min(...covered.map((c) => c.lo));
-  const hi = Math.max(...covered.map((c) => c.hi));
   const lastStart = (covered[covered.length - 1] as Covered).start;
   const report: SyncReport = {
-    client: createHash('sha256')
-      .update((group[0] as Walk).credentials)
-      .digest('hex')
-      .slice(0, 12),
+    client: clientOf((group[0] as Walk).credentials),
     account: sid,
     list,
     filter: syncFilter(head.walk.filter),
@@ -398,7 +410,7 @@ function* report(world: World, w: Walk, lists: Map<string, ListNow>, zone: strin
   const deleted = table?.removedBetween(first.clockMs, last.clockMs) === true;
   for (const sid of missed?.sids ?? []) causes[sid] = deleted ? 'deletion' : 'moved';
   return {
-    client: createHash('sha256').update(w.credentials).digest('hex').slice(0, 12),
+    client: clientOf(w.credentials),
     account: first.account,
     list: first.list,
     sort: first.sort,

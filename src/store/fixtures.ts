@@ -109,9 +109,9 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
 export function validateHazards(raw: unknown, at: string): HazardSpec {
   const r: Reader = readerOf(raw, at, ['commit_lag_s', 'instances']);
   const commitLagS = r.integer('commit_lag_s', 0, MAX_COMMIT_LAG_S) ?? 0;
-  const raw2 = r.body['instances'];
-  if (raw2 === undefined || raw2 === null) return { commitLagS, instances: null };
-  const n: Reader = readerOf(raw2, `${at}.instances`, ['count', 'max_skew_s']);
+  const instances = r.body['instances'];
+  if (instances === undefined || instances === null) return { commitLagS, instances: null };
+  const n: Reader = readerOf(instances, `${at}.instances`, ['count', 'max_skew_s']);
   const count = n.integer('count', 1, MAX_INSTANCES);
   if (count === undefined) n.fail('count', problems.intRange(1, MAX_INSTANCES, undefined));
   return { commitLagS, instances: { count, maxSkewS: n.integer('max_skew_s', 0, MAX_SKEW_S) ?? 0 } };
