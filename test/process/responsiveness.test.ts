@@ -370,8 +370,12 @@ describe('the walks report', () => {
           ),
         );
       }
-      const report = (await underAttack(em, () =>
-        fetch(`${em.url}/__admin/walks?limit=1000&offset=3000`).then((r) => r.json()),
+      // One request, which could freeze the server alone; since walks that stop short list no
+      // misses, it may end within a few probes: held to the baseline ratio, as a short attack is.
+      const report = (await underAttack(
+        em,
+        () => fetch(`${em.url}/__admin/walks?limit=1000&offset=3000`).then((r) => r.json()),
+        true,
       )) as {
         walks: { missed_count: number; missed: string[]; complete: boolean }[];
         syncs: { walks: number; served: number; missed_count: number }[];
