@@ -202,6 +202,8 @@ export const messages = {
   methodNotAllowed: (method: string, allowed: string) => `Method ${method} is not allowed here; use ${allowed}`,
   notAcceptable:
     'This path answers JSON only when the Accept header contains "json" (production answers XML here); use the .json path',
+  notAcceptableRestcomm:
+    'Restcomm answers JSON (a .json path, or an Accept containing "json") or XML (an Accept that admits application/xml, or none); this Accept admits neither',
   internal: 'Internal error in the emulator',
   badBody: (problem: string) => `The request body is not usable: ${problem}`,
   sendJson: 'send JSON with Content-Type: application/json',

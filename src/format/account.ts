@@ -1,20 +1,27 @@
 import type { AccountProfile } from '../generators/account';
 import { rfc2822Date } from './dates';
-import { accountResourceUri, accountSubresourceUri } from './uris';
+import { accountResourceUri, accountStoredUri, accountSubresourceUri } from './uris';
+import type { XmlField } from './xml';
 
-/** The sub-resources Restcomm lists on an account, in its order, with the path names it uses. */
+/**
+ * The sub-resources Restcomm lists on an account, in its order: the JSON key, the path name, and
+ * the XML element name.
+ */
 const SUBRESOURCES = [
-  ['available_phone_numbers', 'AvailablePhoneNumbers'],
-  ['calls', 'Calls'],
-  ['conferences', 'Conferences'],
-  ['incoming_phone_numbers', 'IncomingPhoneNumbers'],
-  ['notifications', 'Notifications'],
-  ['outgoing_caller_ids', 'OutgoingCallerIds'],
-  ['recordings', 'Recordings'],
-  ['sandbox', 'Sandbox'],
-  ['sms_messages', 'SMS/Messages'],
-  ['transcriptions', 'Transcriptions'],
+  ['available_phone_numbers', 'AvailablePhoneNumbers', 'AvailablePhoneNumbers'],
+  ['calls', 'Calls', 'Calls'],
+  ['conferences', 'Conferences', 'Conferences'],
+  ['incoming_phone_numbers', 'IncomingPhoneNumbers', 'IncomingPhoneNumbers'],
+  ['notifications', 'Notifications', 'Notifications'],
+  ['outgoing_caller_ids', 'OutgoingCallerIds', 'OutgoingCallerIds'],
+  ['recordings', 'Recordings', 'Recordings'],
+  ['sandbox', 'Sandbox', 'Sandbox'],
+  ['sms_messages', 'SMS/Messages', 'SMSMessages'],
+  ['transcriptions', 'Transcriptions', 'Transcriptions'],
 ] as const;
+
+/** The organization every account belongs to: Restcomm's default one, as its own data ships it. */
+export const DEFAULT_ORGANIZATION = 'ORafbe225ad37541eba518a74248f0ac4c';
 
 /**
  * An account as Restcomm's `AccountConverter` writes it (`--dialect restcomm`), keys in its order.
@@ -23,9 +30,6 @@ const SUBRESOURCES = [
  * updates an account.
  * @example accountJson(profile, 1370000000) // '{"sid":"AC…","friendly_name":"Main","email_address":"main.3f9a1c@example.com","type":"Full","status":"active","role":"Developer",…}'
  */
-/** The organization every account belongs to: Restcomm's default one, as its own data ships it. */
-export const DEFAULT_ORGANIZATION = 'ORafbe225ad37541eba518a74248f0ac4c';
-
 export function accountJson(profile: AccountProfile, createdSec: number): string {
   const date = rfc2822Date(createdSec);
   const subresources = Object.fromEntries(
@@ -45,6 +49,35 @@ export function accountJson(profile: AccountProfile, createdSec: number): string
     uri: accountResourceUri(profile.sid),
     subresource_uris: subresources,
   });
+}
+
+/**
+ * An account as production's XML writes it (`AccountConverter.marshal`): status, role and type in
+ * that order (the JSON has type first), `Uri` as stored, without `.json` anywhere.
+ * @example accountXml(profile, 1370000000) // ['Account', [['Sid', 'AC…'], ['organization', 'OR…'], …]]
+ */
+export function accountXml(profile: AccountProfile, createdSec: number): XmlField {
+  const date = rfc2822Date(createdSec);
+  return [
+    'Account',
+    [
+      ['Sid', profile.sid],
+      ['organization', DEFAULT_ORGANIZATION],
+      ['FriendlyName', profile.friendlyName],
+      ['EmailAddress', profile.email],
+      ['Status', 'active'],
+      ['Role', 'Developer'],
+      ['Type', 'Full'],
+      ['DateCreated', date],
+      ['DateUpdated', date],
+      ['AuthToken', profile.token],
+      ['Uri', accountStoredUri(profile.sid)],
+      [
+        'SubresourceUris',
+        SUBRESOURCES.map(([, name, element]) => [element, accountSubresourceUri(profile.sid, name, '')]),
+      ],
+    ],
+  ];
 }
 
 /** An account as the account resource shows it: the wire shape `accountJson` writes. */

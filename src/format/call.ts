@@ -10,6 +10,7 @@ import {
 } from '../generators/call-life';
 import { isoMillis, rfc2822Date } from './dates';
 import { API_VERSION, callSubresourceUri, callUri } from './uris';
+import type { XmlField } from './xml';
 
 const q = JSON.stringify;
 
@@ -48,6 +49,55 @@ export function callJson(call: CallRecord, accountSid: string): string {
     `"subresource_uris":{"notifications":"${callSubresourceUri(accountSid, call.sid, 'Notifications')}",` +
     `"recordings":"${callSubresourceUri(accountSid, call.sid, 'Recordings')}"}}`
   );
+}
+
+/**
+ * A call as production's XML writes it (`CallDetailRecordConverter.marshal`): every member but
+ * InstanceId is written even when null (an empty element), so the XML has ParentCallSid,
+ * ForwardedFrom, and the end_time, duration, answered_by and ring_duration its JSON leaves out;
+ * it has `Price`, which the JSON never shows (the emulator keeps the integer part production
+ * sorts by, so it is written `N.00`; production's own calls all store `0.00`); `Uri` and the
+ * sub-resources carry no `.json`; `Ring_duration` comes last, after the sub-resources.
+ * @example callXml(call, 'AC1') // ['Call', [['Sid', 'ID…-CA…'], ['InstanceId', 'ID…'], …, ['Ring_duration', null]]]
+ */
+export function callXml(call: CallRecord, accountSid: string): XmlField {
+  const endMs = shownEndMs(call);
+  const duration = shownDuration(call);
+  const ring = shownRingDuration(call);
+  return [
+    'Call',
+    [
+      ['Sid', call.sid],
+      ['InstanceId', call.instanceId],
+      ['DateCreated', rfc2822Date(call.startSec)],
+      ['DateUpdated', rfc2822Date(shownUpdatedSec(call))],
+      ['ParentCallSid', null],
+      ['AccountSid', accountSid],
+      ['To', call.to],
+      ['From', call.from],
+      ['PhoneNumberSid', call.phoneNumberSid],
+      ['Status', shownStatus(call)],
+      ['StartTime', isoMillis(shownStartSec(call) * 1000)],
+      ['EndTime', endMs === undefined ? null : isoMillis(endMs)],
+      ['Duration', duration === undefined ? null : String(duration)],
+      ['Price', `${call.priceInt}.00`],
+      ['PriceUnit', 'USD'],
+      ['Direction', call.direction],
+      ['AnsweredBy', shownAnsweredBy(call) ?? null],
+      ['ApiVersion', API_VERSION],
+      ['ForwardedFrom', null],
+      ['CallerName', call.callerName],
+      ['Uri', callUri(accountSid, call.sid, '')],
+      [
+        'SubresourceUris',
+        [
+          ['Notifications', callSubresourceUri(accountSid, call.sid, 'Notifications', '')],
+          ['Recordings', callSubresourceUri(accountSid, call.sid, 'Recordings', '')],
+        ],
+      ],
+      ['Ring_duration', ring === undefined ? null : String(ring)],
+    ],
+  ];
 }
 
 /** A call as the API shows it: the wire shape `callJson` writes, keys in the same order. */

@@ -1,5 +1,6 @@
 import type { ListName } from '../generators/lists';
 import { pageUri } from './uris';
+import { xmlWrapped } from './xml';
 
 /** What the envelope says about a page, as numbers (the query layer's page window has these). */
 export interface EnvelopeWindow {
@@ -13,6 +14,15 @@ export interface EnvelopeWindow {
   lastPage: number;
   hasPrevious: boolean;
   hasNext: boolean;
+  /** Items on the page. */
+  count: number;
+}
+
+/** How a list is written in XML: its element, and whether production prints the page on it. */
+export interface XmlList {
+  element: string;
+  /** Only the calls list's converter writes paging attributes; the others write none. */
+  paged: boolean;
 }
 
 /** The list's item key: production names the array after the resource, as the registry names the list. */
@@ -28,11 +38,46 @@ export interface EnvelopeParts {
  * The one envelope builder. Keys in production's order; `start` and `end` are strings and a
  * missing neighbour link is the string "null", as production writes them.
  *
+ * With `xml`, the same page as production's XML writes it: the list element under
+ * `RestcommResponse`; on the calls list the page as attributes (all text, the links as in JSON),
+ * where `total` is the page count again, as `CallDetailRecordListConverter` writes
+ * `getTotalPages()` there; no separator between items.
+ *
  * @param lastSid sid of the page's last item, for the next link's AfterSid
  * @example envelope('calls', window, '/2012-04-24/Accounts/AC1/Calls', 'ID…-CA…').head
  *   // '{"page":0,"num_pages":8,"page_size":50,"total":448,"start":"0","end":"49","uri":"/2012-04-24/Accounts/AC1/Calls",…,"calls":['
+ * @example envelope('calls', window, uri, sid, { element: 'Calls', paged: true }).head
+ *   // '<RestcommResponse>\n  <Calls page="0" numpages="8" pagesize="50" total="8" start="0" end="49" uri="…" …>'
  */
-export function envelope(key: ListKey, w: EnvelopeWindow, listUri: string, lastSid: string | undefined): EnvelopeParts {
+export function envelope(
+  key: ListKey,
+  w: EnvelopeWindow,
+  listUri: string,
+  lastSid: string | undefined,
+  xml?: XmlList,
+): EnvelopeParts {
+  const first = pageUri(listUri, 0, w.pageSize);
+  const previous = w.hasPrevious ? pageUri(listUri, w.page - 1, w.pageSize) : 'null';
+  const next = w.hasNext ? pageUri(listUri, w.page + 1, w.pageSize, lastSid) : 'null';
+  const last = pageUri(listUri, w.lastPage, w.pageSize);
+  if (xml !== undefined) {
+    const attrs: [string, string][] = !xml.paged
+      ? []
+      : [
+          ['page', String(w.page)],
+          ['numpages', String(w.numPages)],
+          ['pagesize', String(w.pageSize)],
+          ['total', String(w.numPages)],
+          ['start', String(w.start)],
+          ['end', String(w.end)],
+          ['uri', listUri],
+          ['firstpageuri', first],
+          ['previouspageuri', previous],
+          ['nextpageuri', next],
+          ['lastpageuri', last],
+        ];
+    return xmlWrapped(xml.element, attrs, w.count === 0);
+  }
   const fields = {
     page: w.page,
     num_pages: w.numPages,
@@ -41,10 +86,10 @@ export function envelope(key: ListKey, w: EnvelopeWindow, listUri: string, lastS
     start: String(w.start),
     end: String(w.end),
     uri: listUri,
-    first_page_uri: pageUri(listUri, 0, w.pageSize),
-    previous_page_uri: w.hasPrevious ? pageUri(listUri, w.page - 1, w.pageSize) : 'null',
-    next_page_uri: w.hasNext ? pageUri(listUri, w.page + 1, w.pageSize, lastSid) : 'null',
-    last_page_uri: pageUri(listUri, w.lastPage, w.pageSize),
+    first_page_uri: first,
+    previous_page_uri: previous,
+    next_page_uri: next,
+    last_page_uri: last,
   };
   const json = JSON.stringify(fields);
   return { head: `${json.slice(0, -1)},${JSON.stringify(key)}:[`, tail: ']}' };

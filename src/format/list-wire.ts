@@ -1,14 +1,21 @@
 import type { ListName, ListRecords } from '../generators/lists';
-import { callJson } from './call';
-import { notificationJson } from './notification';
-import { recordingJson } from './recording';
+import { callJson, callXml } from './call';
+import type { XmlList } from './envelope';
+import { notificationJson, notificationXml } from './notification';
+import { recordingJson, recordingXml } from './recording';
 import { type Dialect, listUri } from './uris';
+import type { XmlField } from './xml';
 
-/** What the wire says of one list: the items' key, the list's printed `uri`, and how an item is written. */
+/**
+ * What the wire says of one list: the items' key, the list's printed `uri`, how an item is
+ * written, and the same in XML (`--dialect restcomm` without `.json`).
+ */
 export interface ListWire<R> {
   key: ListName;
   uri(accountSid: string, at: ListAt): string;
   item(record: R, accountSid: string, fileBase: string): string;
+  xml: XmlList;
+  xmlItem(record: R, accountSid: string, fileBase: string): XmlField;
 }
 
 /** Where a list was asked for: the dialect and the mount prefix the request came under. */
@@ -27,15 +34,21 @@ export const LIST_WIRES: { readonly [K in ListName]: ListWire<ListRecords[K]> } 
     key: 'calls',
     uri: (accountSid, at) => listUri('calls', accountSid, at.dialect, at.mount),
     item: (c, sid) => callJson(c, sid),
+    xml: { element: 'Calls', paged: true },
+    xmlItem: (c, sid) => callXml(c, sid),
   },
   recordings: {
     key: 'recordings',
     uri: (accountSid, at) => listUri('recordings', accountSid, at.dialect, at.mount),
     item: recordingJson,
+    xml: { element: 'Recordings', paged: false },
+    xmlItem: recordingXml,
   },
   notifications: {
     key: 'notifications',
     uri: (accountSid, at) => listUri('notifications', accountSid, at.dialect, at.mount),
     item: notificationJson,
+    xml: { element: 'Notifications', paged: false },
+    xmlItem: notificationXml,
   },
 };

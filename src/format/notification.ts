@@ -1,6 +1,7 @@
 import type { NotificationRecord } from '../generators/notification';
 import { isoMillis, rfc2822Date } from './dates';
 import { API_VERSION, errorInfoUri, notificationUri } from './uris';
+import type { XmlField } from './xml';
 
 /**
  * A notification in the wire shape, keys in production's order (`NotificationConverter`):
@@ -30,6 +31,37 @@ export function notificationJson(n: NotificationRecord, accountSid: string, file
     response_body: n.responseBody,
     uri: notificationUri(accountSid, n.sid),
   });
+}
+
+/**
+ * A notification as production's XML writes it (`NotificationConverter.marshal`): the JSON's
+ * members in its order, numbers as text, `Uri` without `.json`.
+ * @example notificationXml(n, 'AC1', base) // ['Notification', [['Sid', 'NO…'], …, ['Log', '1'], ['ErrorCode', '21402'], …]]
+ */
+export function notificationXml(n: NotificationRecord, accountSid: string, fileBase: string): XmlField {
+  const date = rfc2822Date(n.createdSec);
+  return [
+    'Notification',
+    [
+      ['Sid', n.sid],
+      ['DateCreated', date],
+      ['DateUpdated', date],
+      ['AccountSid', accountSid],
+      ['CallSid', n.callSid],
+      ['ApiVersion', API_VERSION],
+      ['Log', String(n.log)],
+      ['ErrorCode', String(n.errorCode)],
+      ['MoreInfo', errorInfoUri(fileBase, n.errorCode)],
+      ['MessageText', n.messageText],
+      ['MessageDate', isoMillis(n.createdSec * 1000)],
+      ['RequestUrl', n.requestUrl],
+      ['RequestMethod', n.requestMethod],
+      ['RequestVariables', n.requestVariables],
+      ['ResponseHeaders', n.responseHeaders],
+      ['ResponseBody', n.responseBody],
+      ['Uri', notificationUri(accountSid, n.sid, '')],
+    ],
+  ];
 }
 
 /** A notification as the API shows it: the wire shape `notificationJson` writes. */

@@ -1,6 +1,7 @@
 import type { RecordingRecord } from '../generators/recording';
 import { javaDouble, rfc2822Date } from './dates';
 import { API_VERSION, recordingFileUri, recordingUri } from './uris';
+import type { XmlField } from './xml';
 
 /**
  * A recording in the wire shape, keys in production's order (`RecordingConverter`); `duration`
@@ -15,6 +16,29 @@ export function recordingJson(rec: RecordingRecord, accountSid: string, fileBase
     `"call_sid":"${rec.callSid}","duration":"${javaDouble(rec.duration)}","api_version":"${API_VERSION}",` +
     `"uri":"${recordingUri(accountSid, rec.sid)}","file_uri":${JSON.stringify(recordingFileUri(fileBase, accountSid, rec.sid))}}`
   );
+}
+
+/**
+ * A recording as production's XML writes it (`RecordingConverter.marshal`): the JSON's members in
+ * its order, `Uri` without `.json`.
+ * @example recordingXml(rec, 'AC1', base) // ['Recording', [['Sid', 'RE…'], …, ['FileUri', 'http://…/RE….wav']]]
+ */
+export function recordingXml(rec: RecordingRecord, accountSid: string, fileBase: string): XmlField {
+  const date = rfc2822Date(rec.createdSec, rec.offsetMin);
+  return [
+    'Recording',
+    [
+      ['Sid', rec.sid],
+      ['DateCreated', date],
+      ['DateUpdated', date],
+      ['AccountSid', accountSid],
+      ['CallSid', rec.callSid],
+      ['Duration', javaDouble(rec.duration)],
+      ['ApiVersion', API_VERSION],
+      ['Uri', recordingUri(accountSid, rec.sid, '')],
+      ['FileUri', recordingFileUri(fileBase, accountSid, rec.sid)],
+    ],
+  ];
 }
 
 /** A recording as the API shows it: the wire shape `recordingJson` writes. */

@@ -164,24 +164,35 @@ export function callsListPath(accountSid: string): string {
   return `${MOUNT}${accountPath(accountSid)}/Calls.json`;
 }
 
+/**
+ * What ends a record's printed path: `.json` in JSON; nothing in XML, where production prints the
+ * path as stored.
+ */
+export type UriSuffix = '.json' | '';
+
 /** @example callUri('AC1', 'ID1-CA2') // '/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json' */
-export function callUri(accountSid: string, callSid: string): string {
-  return `${accountPath(accountSid)}/Calls/${callSid}.json`;
+export function callUri(accountSid: string, callSid: string, suffix: UriSuffix = '.json'): string {
+  return `${accountPath(accountSid)}/Calls/${callSid}${suffix}`;
 }
 
 /** @example callSubresourceUri('AC1', 'ID1-CA2', 'Recordings') // '/2012-04-24/Accounts/AC1/Calls/ID1-CA2/Recordings.json' */
-export function callSubresourceUri(accountSid: string, callSid: string, sub: 'Notifications' | 'Recordings'): string {
-  return `${accountPath(accountSid)}/Calls/${callSid}/${sub}.json`;
+export function callSubresourceUri(
+  accountSid: string,
+  callSid: string,
+  sub: 'Notifications' | 'Recordings',
+  suffix: UriSuffix = '.json',
+): string {
+  return `${accountPath(accountSid)}/Calls/${callSid}/${sub}${suffix}`;
 }
 
 /** @example recordingUri('AC1', 'RE1') // '/2012-04-24/Accounts/AC1/Recordings/RE1.json' */
-export function recordingUri(accountSid: string, recordingSid: string): string {
-  return `${accountPath(accountSid)}/Recordings/${recordingSid}.json`;
+export function recordingUri(accountSid: string, recordingSid: string, suffix: UriSuffix = '.json'): string {
+  return `${accountPath(accountSid)}/Recordings/${recordingSid}${suffix}`;
 }
 
 /** @example notificationUri('AC1', 'NO1') // '/2012-04-24/Accounts/AC1/Notifications/NO1.json' */
-export function notificationUri(accountSid: string, notificationSid: string): string {
-  return `${accountPath(accountSid)}/Notifications/${notificationSid}.json`;
+export function notificationUri(accountSid: string, notificationSid: string, suffix: UriSuffix = '.json'): string {
+  return `${accountPath(accountSid)}/Notifications/${notificationSid}${suffix}`;
 }
 
 /**
@@ -217,8 +228,17 @@ export function accountResourceUri(accountSid: string): string {
 }
 
 /** @example accountSubresourceUri('AC1', 'Calls') // '/2012-04-24/Accounts/AC1/Calls.json' */
-export function accountSubresourceUri(accountSid: string, name: string): string {
-  return `${accountPath(accountSid)}/${name}.json`;
+export function accountSubresourceUri(accountSid: string, name: string, suffix: UriSuffix = '.json'): string {
+  return `${accountPath(accountSid)}/${name}${suffix}`;
+}
+
+/**
+ * An account's `uri` as stored, which production's XML prints as it stands (its JSON builds
+ * another, see `accountResourceUri`).
+ * @example accountStoredUri('AC1') // '/2012-04-24/Accounts/AC1'
+ */
+export function accountStoredUri(accountSid: string): string {
+  return accountPath(accountSid);
 }
 
 /**

@@ -1,16 +1,18 @@
 import type { Express } from 'express';
 import { authedAccount, requireAccount, requireAccountRef } from '../auth';
-import { accountJson } from '../format/account';
+import { accountJson, accountXml } from '../format/account';
 import { ADMIN, adminRoutes, apiRoutes, routes } from '../format/uris';
+import { xmlDocument } from '../format/xml';
 import { LIST_NAMES, type ListName } from '../generators/lists';
 import { accountCreatedSec } from '../generators/timeline';
 import { methodNotAllowed } from '../http/error-handler';
 import type { World } from '../store/world';
 import { VERSION } from '../version';
 import { mountAudio } from './audio';
-import { type ListSettings, listHandler, requireJson } from './list';
+import { type ListSettings, listHandler, negotiate } from './list';
 import { LIST_RESOURCES } from './lists';
-import { mountRecords, sendJson } from './records';
+import { mountRecords } from './records';
+import { sendBody } from './send-page';
 
 const ALLOW = 'GET, HEAD';
 
@@ -35,10 +37,15 @@ export function mountApi(app: Express, world: World, settings: ListSettings): vo
     if (dialect.restcommAccounts) {
       // Restcomm's console and SDKs log in by reading the account, by sid or by email.
       app.get(r.account, ...requireAccountRef(world, dialect), (req, res) => {
-        requireJson(req, dialect);
+        const format = negotiate(req, dialect);
         const account = authedAccount(res);
         const created = accountCreatedSec(account.context, account.profile, account.spec.calls);
-        sendJson(res, accountJson(account.profile, created));
+        const { profile } = account;
+        sendBody(
+          res,
+          format,
+          format === 'xml' ? xmlDocument(accountXml(profile, created)) : accountJson(profile, created),
+        );
       });
       app.all(r.account, methodNotAllowed(ALLOW));
     }

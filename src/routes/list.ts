@@ -5,6 +5,7 @@ import { ApiError, messages } from '../errors';
 import { envelope } from '../format/envelope';
 import type { ListWire } from '../format/list-wire';
 import type { Dialect } from '../format/uris';
+import { xmlElement } from '../format/xml';
 import type { ListName } from '../generators/lists';
 import { exchangeOf } from '../http/exchange';
 import { runSliced, Shared } from '../http/slices';
@@ -16,7 +17,7 @@ import { type Order, readyRange } from '../store/order';
 import { INSERT_BASE, markRead } from '../store/overlay';
 import type { TableState, TableView } from '../store/table';
 import type { Account } from '../store/world';
-import { STREAM_THRESHOLD, sendBuilt, streamPage } from './send-page';
+import { STREAM_THRESHOLD, sendBuilt, streamPage, type WireFormat } from './send-page';
 
 /** What the list routes need from the app's settings. */
 export interface ListSettings {
@@ -76,22 +77,29 @@ function headerSafe(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Whether an Accept header admits `application/xml`, as Jersey matches it against `@Produces`. */
+function acceptsXml(accept: string): boolean {
+  return accept.split(',').some((range) => {
+    const [type = '', ...params] = range.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => /^q\s*=/.test(p));
+    if (q !== undefined && !(Number(q.replace(/^q\s*=\s*/, '')) > 0)) return false;
+    return type === '*/*' || type === 'application/*' || type === 'application/xml';
+  });
+}
+
 /**
- * Production answers XML on a path without `.json` unless Accept asks for JSON; we answer 406
- * there. In the Restcomm dialect such paths are the very links the calls list prints, which
- * curl and most HTTP clients fetch with a wildcard Accept (or none): production answers those with
- * XML, which the emulator does not write yet, so they get the JSON rather than a 406.
+ * The format a request gets. A `.json` path is JSON whatever the Accept (production's
+ * `AcceptFilter` rewrites it), and so is an Accept containing `json` anywhere
+ * (`retrieveMediaType` looks for the substring). Otherwise the service as specified answers 406,
+ * and the Restcomm dialect answers production's XML where Accept is absent (`AcceptFilter`
+ * supplies `application/xml`) or admits it, and 406 where it does not (Jersey's `@Produces`).
  */
-export function requireJson(req: Request, dialect: Dialect): void {
-  if (req.path.endsWith('.json')) return;
+export function negotiate(req: Request, dialect: Dialect): WireFormat {
+  if (req.path.endsWith('.json')) return 'json';
   const accept = req.get('accept');
-  if ((accept ?? '').includes('json')) return;
-  if (
-    dialect.name === 'restcomm' &&
-    (accept === undefined || /(^|,)\s*(\*\/\*|application\/\*)\s*(;|,|$)/.test(accept))
-  )
-    return;
-  throw new ApiError(406, messages.notAcceptable);
+  if ((accept ?? '').includes('json')) return 'json';
+  if (dialect.name === 'restcomm' && (accept === undefined || acceptsXml(accept))) return 'xml';
+  throw new ApiError(406, dialect.name === 'restcomm' ? messages.notAcceptableRestcomm : messages.notAcceptable);
 }
 
 /** Parameters, order and page window of a list request; a 400 for what production cannot serve. */
@@ -101,6 +109,7 @@ async function listPage<C extends string, R extends { sid: string }>(
   account: Account,
   rawQuery: string,
   mount: string,
+  format: WireFormat,
 ): Promise<Page<R>> {
   const query = parseListQuery(rawQuery, resource.query, settings.maxPageSize ?? undefined, settings.serverZone);
   const table = resource.table(account);
@@ -131,6 +140,7 @@ async function listPage<C extends string, R extends { sid: string }>(
     window,
     resource.wire.uri(account.profile.sid, { dialect: settings.dialect, mount }),
     lastSid,
+    format === 'xml' ? resource.wire.xml : undefined,
   );
   // The page as a walk sees it: ids only, so that noting it generates nothing.
   const ids = new Uint32Array(window.count);
@@ -162,7 +172,7 @@ export function listHandler<C extends string, R extends { sid: string }>(
   mount: string,
 ): RequestHandler {
   return async (req, res) => {
-    requireJson(req, settings.dialect);
+    const format = negotiate(req, settings.dialect);
     const exchange = exchangeOf(req);
     const account = authedAccount(res);
     const { window, order, get, tableId, head, tail, warnings, walk } = await listPage(
@@ -171,6 +181,7 @@ export function listHandler<C extends string, R extends { sid: string }>(
       account,
       exchange.query,
       mount,
+      format,
     );
     // --strict: whatever production would ignore or read differently is refused instead.
     const [first] = warnings;
@@ -179,19 +190,26 @@ export function listHandler<C extends string, R extends { sid: string }>(
     exchange.warnings = warnings;
     exchange.walk = walk;
     const sid = account.profile.sid;
-    const render = (id: number) => resource.wire.item(get(id), sid, settings.fileBase);
+    const render =
+      format === 'xml'
+        ? (id: number) => xmlElement(resource.wire.xmlItem(get(id), sid, settings.fileBase), 2)
+        : (id: number) => resource.wire.item(get(id), sid, settings.fileBase);
     if (window.count > STREAM_THRESHOLD) {
       // A huge page would flush the caches for one reader: it is rendered and streamed as is,
       // over many turns of the event loop, from the state its order was built for.
-      await streamPage(res, head, tail, window.count, (k) => render(order.at(window.offset + k)));
+      await streamPage(res, format, head, tail, window.count, (k) => render(order.at(window.offset + k)));
       return;
     }
     const items = new Array<Buffer>(window.count);
     for (let k = 0; k < window.count; k++) {
       const id = order.at(window.offset + k);
-      // Inserted ids come back after a reset with other records: only seeded ones are cached.
-      items[k] = id < INSERT_BASE ? settings.cache.item(tableId, id, () => render(id)) : Buffer.from(render(id));
+      // Inserted ids come back after a reset with other records: only seeded ones are cached,
+      // and only in JSON (XML is the Restcomm dialect's second form, asked for rarely).
+      items[k] =
+        id < INSERT_BASE && format === 'json'
+          ? settings.cache.item(tableId, id, () => render(id))
+          : Buffer.from(render(id));
     }
-    sendBuilt(res, head, tail, items, warnings, exchange.keep);
+    sendBuilt(res, format, head, tail, items, warnings, exchange.keep);
   };
 }

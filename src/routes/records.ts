@@ -1,17 +1,20 @@
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import { authedAccount } from '../auth';
 import { ApiError, messages } from '../errors';
-import { callJson } from '../format/call';
+import { callJson, callXml } from '../format/call';
 import { envelope } from '../format/envelope';
-import { notificationJson } from '../format/notification';
-import { recordingJson } from '../format/recording';
+import { LIST_WIRES } from '../format/list-wire';
+import { notificationJson, notificationXml } from '../format/notification';
+import { recordingJson, recordingXml } from '../format/recording';
 import { type ApiRoutes, callNotificationsListUri } from '../format/uris';
+import { xmlDocument, xmlElement, xmlWrapped } from '../format/xml';
 import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
 import { parseListQuery } from '../query/list-query';
 import { pageWindow } from '../query/paging';
 import type { Account, World } from '../store/world';
-import { type ListSettings, requireJson } from './list';
+import { type ListSettings, negotiate } from './list';
+import { sendBody } from './send-page';
 
 const ALLOW = 'GET, HEAD';
 
@@ -36,18 +39,11 @@ function recordOf(
   throw new ApiError(404, missing(account.profile.sid, sid));
 }
 
-/** A JSON body, complete, with the type production sends. */
-export function sendJson(res: Response, body: string): void {
-  res.status(200);
-  res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
-}
-
 /**
  * Single records and a call's sub-lists, with the lists' auth and negotiation:
  * - a call, and a recording, in the list's item shape;
- * - a call's recordings as a bare JSON array, as production answers it (no envelope), oldest first;
+ * - a call's recordings as a bare JSON array, as production answers it (no envelope), oldest first
+ *   (in XML, a `<Recordings>` list);
  * - a notification, in the list's item shape;
  * - a call's notifications: a paged envelope of the notifications about it (one at most). Production
  *   has no such endpoint; the spec prints its path in `subresource_uris`, and this answers it.
@@ -62,18 +58,28 @@ export function mountRecords(
   const callOf = (req: Request, account: Account) =>
     recordOf(world, account, String(req.params['callSid']), (a) => a.calls, messages.noCall);
   app.get(routes.callRecordings, ...auth, (req, res) => {
-    requireJson(req, settings.dialect);
+    const format = negotiate(req, settings.dialect);
     const account = authedAccount(res);
     const ids = account.recordingsOfCall(callOf(req, account));
     const recs = ids
       .map((id) => account.recordings.get(id))
       .sort((a, b) => a.createdSec - b.createdSec || (a.sid < b.sid ? -1 : 1));
-    sendJson(res, `[${recs.map((r) => recordingJson(r, account.profile.sid, settings.fileBase)).join(',')}]`);
+    const sid = account.profile.sid;
+    if (format === 'xml') {
+      const { head, tail } = xmlWrapped(LIST_WIRES.recordings.xml.element, [], recs.length === 0);
+      sendBody(
+        res,
+        format,
+        head + recs.map((r) => xmlElement(recordingXml(r, sid, settings.fileBase), 2)).join('') + tail,
+      );
+      return;
+    }
+    sendBody(res, format, `[${recs.map((r) => recordingJson(r, sid, settings.fileBase)).join(',')}]`);
   });
   app.all(routes.callRecordings, methodNotAllowed(ALLOW));
 
   app.get(routes.callNotifications, ...auth, (req, res) => {
-    requireJson(req, settings.dialect);
+    const format = negotiate(req, settings.dialect);
     const account = authedAccount(res);
     const callId = callOf(req, account);
     const call = account.calls.get(callId);
@@ -89,33 +95,56 @@ export function mountRecords(
       window,
       callNotificationsListUri(account.profile.sid, call.sid),
       items.at(-1)?.sid,
+      format === 'xml' ? LIST_WIRES.notifications.xml : undefined,
     );
     const sid = account.profile.sid;
-    sendJson(res, head + items.map((n) => notificationJson(n, sid, settings.fileBase)).join(',') + tail);
+    const body =
+      format === 'xml'
+        ? items.map((n) => xmlElement(notificationXml(n, sid, settings.fileBase), 2)).join('')
+        : items.map((n) => notificationJson(n, sid, settings.fileBase)).join(',');
+    sendBody(res, format, head + body + tail);
   });
   app.all(routes.callNotifications, methodNotAllowed(ALLOW));
 
   app.get(routes.call, ...auth, (req, res) => {
-    requireJson(req, settings.dialect);
+    const format = negotiate(req, settings.dialect);
     const account = authedAccount(res);
-    sendJson(res, callJson(account.calls.get(callOf(req, account)), account.profile.sid));
+    const call = account.calls.get(callOf(req, account));
+    const sid = account.profile.sid;
+    sendBody(res, format, format === 'xml' ? xmlDocument(callXml(call, sid)) : callJson(call, sid));
   });
   app.all(routes.call, methodNotAllowed(ALLOW));
 
   app.get(routes.notification, ...auth, (req, res) => {
-    requireJson(req, settings.dialect);
+    const format = negotiate(req, settings.dialect);
     const account = authedAccount(res);
     const table = (a: Account) => a.tables.notifications;
     const id = recordOf(world, account, String(req.params['notificationSid']), table, messages.noNotification);
-    sendJson(res, notificationJson(account.tables.notifications.get(id), account.profile.sid, settings.fileBase));
+    const n = account.tables.notifications.get(id);
+    const sid = account.profile.sid;
+    sendBody(
+      res,
+      format,
+      format === 'xml'
+        ? xmlDocument(notificationXml(n, sid, settings.fileBase))
+        : notificationJson(n, sid, settings.fileBase),
+    );
   });
   app.all(routes.notification, methodNotAllowed(ALLOW));
 
   app.get(routes.recording, ...auth, (req, res) => {
-    requireJson(req, settings.dialect);
+    const format = negotiate(req, settings.dialect);
     const account = authedAccount(res);
     const id = recordOf(world, account, String(req.params['recordingSid']), (a) => a.recordings, messages.noRecording);
-    sendJson(res, recordingJson(account.recordings.get(id), account.profile.sid, settings.fileBase));
+    const rec = account.recordings.get(id);
+    const sid = account.profile.sid;
+    sendBody(
+      res,
+      format,
+      format === 'xml'
+        ? xmlDocument(recordingXml(rec, sid, settings.fileBase))
+        : recordingJson(rec, sid, settings.fileBase),
+    );
   });
   app.all(routes.recording, methodNotAllowed(ALLOW));
 }

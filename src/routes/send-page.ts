@@ -9,6 +9,24 @@ export const STREAM_THRESHOLD = 1000;
 const CHUNK_ITEMS = 256;
 const COMMA = Buffer.from(',');
 
+/** The body's format: JSON, or (Restcomm dialect, no `.json`) production's XML. */
+export type WireFormat = 'json' | 'xml';
+
+/** Each format's media type and what stands between two items of a list. */
+const FORMATS: Readonly<Record<WireFormat, { type: string; between: string }>> = {
+  json: { type: 'application/json', between: ',' },
+  // XStream writes each item on its own line, indented: nothing goes between them.
+  xml: { type: 'application/xml', between: '' },
+};
+
+/** A whole body, complete, with the type production sends for its format. */
+export function sendBody(res: Response, format: WireFormat, body: string): void {
+  res.status(200);
+  res.setHeader('Content-Type', FORMATS[format].type);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
 /** The response's headers as node's flat [name, value, …] list, repeated names kept. */
 function flatHeaders(res: Response): string[] {
   const flat: string[] = [];
@@ -26,6 +44,7 @@ function flatHeaders(res: Response): string[] {
  */
 export function sendBuilt(
   res: Response,
+  format: WireFormat,
   head: string,
   tail: string,
   items: readonly Buffer[],
@@ -34,13 +53,13 @@ export function sendBuilt(
 ): void {
   const parts: Buffer[] = [Buffer.from(head)];
   for (const item of items) {
-    if (parts.length > 1) parts.push(COMMA);
+    if (parts.length > 1 && format === 'json') parts.push(COMMA);
     parts.push(item);
   }
   parts.push(Buffer.from(tail));
   const body = Buffer.concat(parts);
   res.status(200);
-  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Type', FORMATS[format].type);
   res.setHeader('Content-Length', body.length);
   keep?.({ headers: flatHeaders(res), body, warnings });
   res.end(body);
@@ -53,13 +72,14 @@ export function sendBuilt(
  */
 export async function streamPage(
   res: Response,
+  format: WireFormat,
   head: string,
   tail: string,
   count: number,
   renderItem: (k: number) => string,
 ): Promise<void> {
   res.status(200);
-  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Type', FORMATS[format].type);
   if (res.req.method === 'HEAD') {
     res.end();
     return;
@@ -71,8 +91,9 @@ export async function streamPage(
   res.write(head);
   for (let k = 0; k < count && !closed; k += CHUNK_ITEMS) {
     const stop = Math.min(count, k + CHUNK_ITEMS);
-    let chunk = k === 0 ? '' : ',';
-    for (let i = k; i < stop; i++) chunk += (i === k ? '' : ',') + renderItem(i);
+    const { between } = FORMATS[format];
+    let chunk = k === 0 ? '' : between;
+    for (let i = k; i < stop; i++) chunk += (i === k ? '' : between) + renderItem(i);
     if (!res.write(chunk) && !closed) await drainOrClose(res);
     // A fast reader drains the socket at once, and 'drain' comes on process.nextTick, which lets
     // no other connection in: take a turn of the event loop after every chunk, drained or not.

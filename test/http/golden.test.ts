@@ -73,3 +73,38 @@ describe('golden bodies for the default seed', () => {
     expect(res.text).toBe(JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))));
   });
 });
+
+/**
+ * XML (`--dialect restcomm`, no `.json`, no Accept) is pinned as it comes, byte for byte: it is
+ * already one element a line, so the file is the body.
+ */
+const restcomm = makeEmulator({ dialect: 'restcomm' });
+const RC = '/restcomm/2012-04-24/Accounts';
+const xmlCases: [
+  name: string,
+  role: Role,
+  path: (sid: string, store: ReturnType<typeof byCalls>['store']) => string,
+][] = [
+  ['calls-page0-size5', 448, (sid) => `${RC}/${sid}/Calls?PageSize=5`],
+  ['calls-status-asc-size10', 448, (sid) => `${RC}/${sid}/Calls?SortBy=Status:asc&PageSize=10`],
+  ['calls-none', 0, (sid) => `${RC}/${sid}/Calls`],
+  ['recordings-page1-size3', 448, (sid) => `${RC}/${sid}/Recordings?PageSize=3&Page=1`],
+  ['recordings-none', 0, (sid) => `${RC}/${sid}/Recordings`],
+  ['notifications-size2', 448, (sid) => `${RC}/${sid}/Notifications?PageSize=2`],
+  ['call', 448, (sid, a) => `${RC}/${sid}/Calls/${a.calls.get(a.calls.order(null).at(0)).sid}`],
+  ['call-recordings', 1, (sid, a) => `${RC}/${sid}/Calls/${a.calls.get(a.calls.order(null).at(0)).sid}/Recordings`],
+  ['account', 448, (sid) => `${RC}/${sid}`],
+];
+
+describe('golden XML bodies for the default seed (--dialect restcomm)', () => {
+  test.each(xmlCases)('%s', async (name, role, path) => {
+    const account = byCalls(restcomm.world, role);
+    const res = await authGet(restcomm.app, path(account.sid, account.store), account.token);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/xml');
+    const file = join(GOLDEN_DIR, 'xml', `${name}.xml`);
+    if (UPDATE) writeFileSync(file, res.text);
+    expect(existsSync(file)).toBe(true);
+    expect(res.text).toBe(readFileSync(file, 'utf8'));
+  });
+});

@@ -43,7 +43,7 @@ describe('pages larger than the streaming threshold', () => {
     let finished = false;
     const slowApp = express();
     slowApp.get('/', async (_req, res) => {
-      await streamPage(res, '{"items":[', ']}', ITEMS, () => {
+      await streamPage(res, 'json', '{"items":[', ']}', ITEMS, () => {
         rendered++;
         return `"${'x'.repeat(1000)}"`;
       });

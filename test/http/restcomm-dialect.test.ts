@@ -156,13 +156,13 @@ describe('--dialect restcomm: the account resource', () => {
     expect(res.body).toEqual({ message: messages.forbidden(ref()) });
   });
 
-  test('without .json and with an Accept that excludes JSON, a 406 as on the lists; POST is a 405', async () => {
-    const res = await request(app)
-      .get(`${RC}/${big.sid}`)
-      .set('Authorization', basic(big.sid, big.token))
-      .set('Accept', 'application/xml');
-    expect(res.status).toBe(406);
-    const post = await request(app).post(`${RC}/${big.sid}.json`).set('Authorization', basic(big.sid, big.token));
+  test('without .json: XML where Accept admits it, a 406 where it admits neither; POST is a 405', async () => {
+    const auth = basic(big.sid, big.token);
+    const xml = await request(app).get(`${RC}/${big.sid}`).set('Authorization', auth).set('Accept', 'application/xml');
+    expect([xml.status, xml.headers['content-type']]).toEqual([200, 'application/xml']);
+    const html = await request(app).get(`${RC}/${big.sid}`).set('Authorization', auth).set('Accept', 'text/html');
+    expect([html.status, html.body]).toEqual([406, { message: messages.notAcceptableRestcomm }]);
+    const post = await request(app).post(`${RC}/${big.sid}.json`).set('Authorization', auth);
     expect(post.status).toBe(405);
   });
 });
@@ -204,15 +204,15 @@ describe("--dialect restcomm: links follow Restcomm's own prefixes", () => {
     expect([audio.status, audio.headers['content-type']]).toEqual([200, 'audio/wav']);
   });
 
-  // curl sends Accept: */*; production answers XML there, which the emulator does not write yet.
+  // curl sends Accept: */*, and production answers XML there, as the emulator now does.
   test.each([['*/*'], ['application/*'], ['text/html, */*;q=0.1'], [undefined]])(
-    'the printed next-page link fetched with Accept %s answers the JSON, not a 406',
+    'the printed next-page link fetched with Accept %s answers the page in XML',
     async (accept) => {
       const first = await list(`${RC}/${big.sid}/Calls.json?PageSize=10`);
       const req = request(app).get(first['next_page_uri']).set('Authorization', basic(big.sid, big.token));
       const res = await (accept === undefined ? req.unset('Accept') : req.set('Accept', accept));
-      expect(res.status).toBe(200);
-      expect(res.body.page).toBe(1);
+      expect([res.status, res.headers['content-type']]).toEqual([200, 'application/xml']);
+      expect(res.text).toContain('<Calls page="1" ');
     },
   );
 
