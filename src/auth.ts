@@ -100,15 +100,21 @@ function loggedIn(world: World, dialect: Dialect, req: Parameters<RequestHandler
 }
 
 /**
- * Login, then the account of the path (`:accountSid`): a valid login on another account's path,
- * or on an account that does not exist, is a 403, as production answers.
+ * Login, then the account of the path (`:accountSid`), whose lists the handler reads. Production's
+ * `secureLevelControl`: the account itself, its parent or any ancestor; anyone else's login, on
+ * an account that exists or not, is a 403.
  */
 export function requireAccount(world: World, dialect: Dialect): RequestHandler[] {
   const guard: RequestHandler = (req, res, next) => {
-    const account = loggedIn(world, dialect, req);
+    const login = loggedIn(world, dialect, req);
     const sid = String(req.params['accountSid']);
-    if (account === undefined || account.profile.sid !== sid) throw new ApiError(403, messages.forbidden(sid));
-    res.locals['account'] = account;
+    const target = login?.profile.sid === sid ? login : world.account(sid);
+    const allowed =
+      login !== undefined &&
+      target !== undefined &&
+      (target === login || world.ancestors(target).includes(login.profile.sid));
+    if (!allowed) throw new ApiError(403, messages.forbidden(sid));
+    res.locals['account'] = target;
     next();
   };
   return [...basicLogin(world, dialect), guard];
@@ -116,20 +122,36 @@ export function requireAccount(world: World, dialect: Dialect): RequestHandler[]
 
 /**
  * Login, then the account the path names by sid or email (`:accountRef`, Restcomm's account
- * resource): it must be the one logged in (Restcomm also admits ancestors; accounts here have none).
+ * resource). Production's `secureLevelControlAccounts`: an account reads itself; an
+ * Administrator also reads its sub-accounts and theirs; a Developer nothing else.
  */
 export function requireAccountRef(world: World, dialect: Dialect): RequestHandler[] {
   const guard: RequestHandler = (req, res, next) => {
-    const account = loggedIn(world, dialect, req);
+    const login = loggedIn(world, dialect, req);
     const ref = String(req.params['accountRef']);
-    if (account === undefined || accountByRef(world, ref) !== account) throw new ApiError(403, messages.forbidden(ref));
-    res.locals['account'] = account;
+    const target = accountByRef(world, ref);
+    const allowed =
+      login !== undefined &&
+      target !== undefined &&
+      (target === login ||
+        (login.spec.role === 'Administrator' && world.ancestors(target).includes(login.profile.sid)));
+    if (!allowed) throw new ApiError(403, messages.forbidden(ref));
+    res.locals['account'] = target;
     next();
   };
   return [...basicLogin(world, dialect), guard];
 }
 
-/** The account `requireAccount` admitted. */
+/** The account that logged in, for a route that names none in its path (Restcomm's `Accounts.json`). */
+export function requireLogin(world: World, dialect: Dialect): RequestHandler[] {
+  const guard: RequestHandler = (req, res, next) => {
+    res.locals['account'] = loggedIn(world, dialect, req);
+    next();
+  };
+  return [...basicLogin(world, dialect), guard];
+}
+
+/** The account `requireAccount` (or `requireAccountRef`, `requireLogin`) admitted: the path's, or the login's. */
 export function authedAccount(res: Response): Account {
   return res.locals['account'] as Account;
 }

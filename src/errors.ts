@@ -89,6 +89,11 @@ export const problems = {
   accountSidShape: '"AC" and 32 lower-case hex digits',
   accountSid: 'must be "AC" and 32 lower-case hex digits',
   sameUnderSeed: (key: string, earlier: string, seed: string) => `the same ${key} as ${earlier} under seed ${q(seed)}`,
+  parentUnknown: (sid: string) => `no account ${sid} to be the parent (a parent is created, or listed, first)`,
+  parentSelf: 'an account cannot be its own parent',
+  parentCycle: (sid: string) => `the parents loop back to ${sid}`,
+  parentDepth: (levels: number) =>
+    `Restcomm allows ${levels} levels of accounts: the parent is already a sub-account of a sub-account`,
   // Calls.
   phoneNumberSid: '"PN" and 32 lower-case hex digits',
   instanceId: '"ID" and 32 lower-case hex digits',
@@ -195,6 +200,8 @@ export const messages = {
   unknownCredentialsRestcomm:
     'Authentication failed: these credentials log in to no account of this emulator (AccountSid or email with its AuthToken, or an API token as the user name; GET /__admin/accounts lists them)',
   forbidden: (accountSid: string) => `The API token does not grant access to account ${accountSid}`,
+  hasSubAccounts: (sid: string, children: readonly string[]) =>
+    `Account ${sid} has sub-accounts (${children.join(', ')}): delete them first, so that none is left without its parent`,
   forbiddenRecord: (sid: string) => `The API token does not grant access to ${sid}: it belongs to another account`,
   notFound: (method: string, path: string) => `No resource at ${method} ${path}`,
   notFoundNull: (method: string, path: string) =>

@@ -1,4 +1,4 @@
-import { problems, ValidationError } from '../errors';
+import { ApiError, messages, problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
 import { asNonEmptyString, asObject, checkKeys, instantAt, queryOf, readerOf } from '../input/fields';
 import { validateAccount, validateFixtures } from '../store/fixtures';
@@ -56,6 +56,8 @@ export const listAccounts: AdminHandler = (ctx, req) => {
       now: isoMillis(a.context.nowMs),
       traffic: a.spec.traffic === undefined ? null : { calls_per_hour: a.spec.traffic.callsPerHour },
       ...hazardsView(a),
+      parent: a.spec.parent ?? null,
+      role: a.spec.role ?? 'Developer',
     })),
   });
 };
@@ -108,6 +110,8 @@ export const getAccount: AdminHandler = (ctx, req) => ok(accountView(accountOf(c
 
 export const deleteAccount: AdminHandler = (ctx, req) => {
   const { sid } = accountOf(ctx, req).profile;
+  const children = ctx.world.children(sid).map((c) => c.profile.sid);
+  if (children.length > 0) throw new ApiError(409, messages.hasSubAccounts(sid, children));
   endAccount(ctx, sid);
   return ok({ deleted: sid });
 };

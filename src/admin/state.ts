@@ -201,7 +201,7 @@ export function* importState(world: World, raw: unknown): Work<void> {
   for (const [i, a] of asList(body['accounts'], 'state.accounts').entries()) {
     yield* importAccount(scratch, a, `state.accounts[${i}]`);
   }
-
+  scratch.checkHierarchy('state.accounts');
   world.replaceWith(scratch);
 }
 

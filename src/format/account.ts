@@ -1,4 +1,4 @@
-import type { AccountProfile } from '../generators/account';
+import type { AccountProfile, AccountRole } from '../generators/account';
 import { rfc2822Date } from './dates';
 import { accountResourceUri, accountStoredUri, accountSubresourceUri } from './uris';
 import type { XmlField } from './xml';
@@ -25,12 +25,12 @@ export const DEFAULT_ORGANIZATION = 'ORafbe225ad37541eba518a74248f0ac4c';
 
 /**
  * An account as Restcomm's `AccountConverter` writes it (`--dialect restcomm`), keys in its order.
- * Every account here is a full, active account with the Developer role, the role Restcomm gives
- * the accounts that read calls and recordings; `date_updated` is `date_created`, as nothing
- * updates an account.
+ * Every account here is a full, active account, with the Developer role unless the fixtures give
+ * it Administrator; `date_updated` is `date_created`, as nothing updates an account. Production's
+ * JSON has no parent: a sub-account looks like any other.
  * @example accountJson(profile, 1370000000) // '{"sid":"AC…","friendly_name":"Main","email_address":"main.3f9a1c@example.com","type":"Full","status":"active","role":"Developer",…}'
  */
-export function accountJson(profile: AccountProfile, createdSec: number): string {
+export function accountJson(profile: AccountProfile, createdSec: number, role: AccountRole = 'Developer'): string {
   const date = rfc2822Date(createdSec);
   const subresources = Object.fromEntries(
     SUBRESOURCES.map(([key, name]) => [key, accountSubresourceUri(profile.sid, name)]),
@@ -42,7 +42,7 @@ export function accountJson(profile: AccountProfile, createdSec: number): string
     email_address: profile.email,
     type: 'Full',
     status: 'active',
-    role: 'Developer',
+    role,
     date_created: date,
     date_updated: date,
     auth_token: profile.token,
@@ -56,7 +56,7 @@ export function accountJson(profile: AccountProfile, createdSec: number): string
  * that order (the JSON has type first), `Uri` as stored, without `.json` anywhere.
  * @example accountXml(profile, 1370000000) // ['Account', [['Sid', 'AC…'], ['organization', 'OR…'], …]]
  */
-export function accountXml(profile: AccountProfile, createdSec: number): XmlField {
+export function accountXml(profile: AccountProfile, createdSec: number, role: AccountRole = 'Developer'): XmlField {
   const date = rfc2822Date(createdSec);
   return [
     'Account',
@@ -66,7 +66,7 @@ export function accountXml(profile: AccountProfile, createdSec: number): XmlFiel
       ['FriendlyName', profile.friendlyName],
       ['EmailAddress', profile.email],
       ['Status', 'active'],
-      ['Role', 'Developer'],
+      ['Role', role],
       ['Type', 'Full'],
       ['DateCreated', date],
       ['DateUpdated', date],
@@ -89,7 +89,7 @@ export interface RestcommAccount {
   email_address: string;
   type: 'Full';
   status: 'active';
-  role: 'Developer';
+  role: AccountRole;
   date_created: string;
   date_updated: string;
   auth_token: string;

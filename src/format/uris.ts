@@ -25,6 +25,7 @@ export function apiRoutes(mount: string) {
   const base = `${mount}/${API_VERSION}/Accounts`;
   const lists = perList((name) => `${base}/:accountSid/${LIST_PATHS[name].segment}{.json}`);
   return {
+    accounts: `${base}{.json}`,
     account: `${base}/:accountRef{.json}`,
     ...lists,
     call: `${base}/:accountSid/Calls/:callSid{.json}`,

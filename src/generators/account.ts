@@ -23,7 +23,24 @@ export interface AccountSpec {
   dataOf?: string;
   /** Production's hazards on its live traffic (none when absent): see generators/hazards.ts. */
   hazards?: HazardSpec;
+  /**
+   * The sid of the account this one is a sub-account of (Restcomm's `parent_sid`): that account
+   * and its ancestors read this one's lists. Absent: a top-level account.
+   */
+  parent?: string;
+  /** Restcomm's role; absent: `Developer`, the role of the accounts that read calls. */
+  role?: AccountRole;
 }
+
+/**
+ * The roles of Restcomm's default configuration that matter here: an `Administrator` also reads
+ * its sub-accounts' account resources; a `Developer` reads only its own.
+ */
+export const ACCOUNT_ROLES = ['Developer', 'Administrator'] as const;
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
+
+/** Restcomm creates no sub-account below the third level (`AccountsEndpoint.putAccount`). */
+export const MAX_ACCOUNT_LEVELS = 3;
 
 /** A number or client of the account: calls arrive at it or leave from it. */
 export interface Endpoint {

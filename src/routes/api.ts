@@ -1,12 +1,12 @@
 import type { Express } from 'express';
-import { authedAccount, requireAccount, requireAccountRef } from '../auth';
+import { authedAccount, requireAccount, requireAccountRef, requireLogin } from '../auth';
 import { accountJson, accountXml } from '../format/account';
 import { ADMIN, adminRoutes, apiRoutes, routes } from '../format/uris';
-import { xmlDocument } from '../format/xml';
+import { xmlDocument, xmlElement, xmlWrapped } from '../format/xml';
 import { LIST_NAMES, type ListName } from '../generators/lists';
 import { accountCreatedSec } from '../generators/timeline';
 import { methodNotAllowed } from '../http/error-handler';
-import type { World } from '../store/world';
+import type { Account, World } from '../store/world';
 import { VERSION } from '../version';
 import { mountAudio } from './audio';
 import { type ListSettings, listHandler, negotiate } from './list';
@@ -35,19 +35,36 @@ export function mountApi(app: Express, world: World, settings: ListSettings): vo
     mountAudio(app, world, r);
     mountRecords(app, world, auth, settings, r);
     if (dialect.restcommAccounts) {
+      const createdOf = (a: Account) => accountCreatedSec(a.context, a.profile, a.spec.calls);
       // Restcomm's console and SDKs log in by reading the account, by sid or by email.
       app.get(r.account, ...requireAccountRef(world, dialect), (req, res) => {
         const format = negotiate(req, dialect);
         const account = authedAccount(res);
-        const created = accountCreatedSec(account.context, account.profile, account.spec.calls);
-        const { profile } = account;
+        const { profile, spec } = account;
+        const created = createdOf(account);
         sendBody(
           res,
           format,
-          format === 'xml' ? xmlDocument(accountXml(profile, created)) : accountJson(profile, created),
+          format === 'xml'
+            ? xmlDocument(accountXml(profile, created, spec.role))
+            : accountJson(profile, created, spec.role),
         );
       });
       app.all(r.account, methodNotAllowed(ALLOW));
+      // The console's account switcher: the login's direct sub-accounts, a bare array (an
+      // `<Accounts>` list in XML), whatever the role (`getChildAccounts`).
+      app.get(r.accounts, ...requireLogin(world, dialect), (req, res) => {
+        const format = negotiate(req, dialect);
+        const children = world.children(authedAccount(res).profile.sid);
+        if (format === 'xml') {
+          const { head, tail } = xmlWrapped('Accounts', [], children.length === 0);
+          const items = children.map((c) => xmlElement(accountXml(c.profile, createdOf(c), c.spec.role), 2));
+          sendBody(res, format, head + items.join('') + tail);
+          return;
+        }
+        sendBody(res, format, `[${children.map((c) => accountJson(c.profile, createdOf(c), c.spec.role)).join(',')}]`);
+      });
+      app.all(r.accounts, methodNotAllowed(ALLOW));
     }
   }
   // A person or a client exploring the server: where the API, the admin API and its document are.

@@ -1,5 +1,5 @@
 import { problems, ValidationError } from '../errors';
-import type { AccountSpec } from '../generators/account';
+import { ACCOUNT_ROLES, type AccountSpec } from '../generators/account';
 import { type HazardSpec, MAX_COMMIT_LAG_S, MAX_INSTANCES, MAX_SKEW_S } from '../generators/hazards';
 import { notificationCapacity } from '../generators/notification';
 import { recordingCapacity } from '../generators/recording-layout';
@@ -18,6 +18,8 @@ const ACCOUNT_FIELDS = [
   'traffic',
   'data_of',
   'hazards',
+  'parent',
+  'role',
 ] as const;
 const SID_PATTERN = /^AC[0-9a-f]{32}$/;
 // A Basic user name cannot hold ':' (it ends the user name), and header text must be visible ASCII.
@@ -94,6 +96,16 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
       t.fail('calls_per_hour', problems.trafficRate);
     spec.traffic = { callsPerHour: rate };
   }
+  const parent = r.body['parent'];
+  if (parent !== undefined && parent !== null) {
+    if (typeof parent !== 'string' || !SID_PATTERN.test(parent)) r.fail('parent', problems.accountSid);
+    spec.parent = parent;
+  }
+  const role = r.body['role'];
+  if (role !== undefined) {
+    if (!ACCOUNT_ROLES.includes(role as never)) r.fail('role', problems.oneOf(ACCOUNT_ROLES, role));
+    if (role !== 'Developer') spec.role = role as AccountSpec['role'] & string;
+  }
   const hazards = r.body['hazards'];
   if (hazards !== undefined && hazards !== null) {
     spec.hazards = validateHazards(hazards, `${at}.hazards`);
@@ -137,6 +149,8 @@ export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
     ...(spec.traffic === undefined ? {} : { traffic: { calls_per_hour: spec.traffic.callsPerHour } }),
     ...(spec.dataOf === undefined ? {} : { data_of: spec.dataOf }),
     ...(spec.hazards === undefined ? {} : { hazards: hazardsAsFixture(spec.hazards) }),
+    ...(spec.parent === undefined ? {} : { parent: spec.parent }),
+    ...(spec.role === undefined ? {} : { role: spec.role }),
   };
 }
 

@@ -3,6 +3,7 @@ import {
   type AccountSpec,
   accountEmail,
   accountSid,
+  MAX_ACCOUNT_LEVELS,
   makeAccountProfile,
   makeWorldContext,
   type WorldContext,
@@ -13,6 +14,7 @@ import { LIST_NAMES } from '../generators/lists';
 import type { RecordingRecord } from '../generators/recording';
 import { Stream } from '../random/stream';
 import { type Account, AccountStore } from './account';
+import { checkHierarchy, lineage } from './hierarchy';
 import { STORE_LISTS } from './lists';
 import { markWrite } from './overlay';
 
@@ -86,6 +88,10 @@ function build(spec: WorldSpec): { context: WorldContext; accounts: AccountStore
       seen.set(a.profile[key], i);
     });
   }
+  checkHierarchy(
+    accounts.map((a) => ({ sid: a.profile.sid, parent: a.spec.parent })),
+    (i) => `accounts[${i}].parent`,
+  );
   return { context, accounts };
 }
 
@@ -206,6 +212,24 @@ export class World {
     return this.byEmail.get(email);
   }
 
+  /** The account's ancestors, nearest first: its parent, its parent's parent. */
+  ancestors(account: Account): string[] {
+    return lineage(account.profile.sid, (sid) => this.bySid.get(sid)?.spec.parent);
+  }
+
+  /** The accounts whose parent is `sid` (Restcomm's `getChildAccounts`), in the order they came. */
+  children(sid: string): Account[] {
+    return this.accounts().filter((a) => a.spec.parent === sid);
+  }
+
+  /** The parents of every account checked as fixtures are (an import, before it replaces the world). */
+  checkHierarchy(at: string): void {
+    checkHierarchy(
+      this.accounts().map((a) => ({ sid: a.profile.sid, parent: a.spec.parent })),
+      (i) => `${at}[${i}].parent`,
+    );
+  }
+
   /**
    * A sandbox: a new account with its own sid and token that has `parent`'s generated records,
    * its writes as they are now, and its traffic, and goes its own way from here (see
@@ -224,6 +248,8 @@ export class World {
     } while (this.bySid.has(sid) || this.byToken.has(token));
     const friendlyName = name ?? defaultForkName(parent.profile.friendlyName, this.forksMade);
     const spec: AccountSpec = { ...parent.spec, friendlyName, sid, token, dataOf: parent.profile.dataOf };
+    // A sandbox stands alone: no account above it reads it, and it reads none below it.
+    delete spec.parent;
     // A sandbox may have hazards of its own (null: none), else its parent's.
     if (hazards === null) delete spec.hazards;
     else if (hazards !== undefined) spec.hazards = hazards;
@@ -348,8 +374,17 @@ export class World {
     this.store(sandbox).markForked();
   }
 
-  /** Adds an account; a ValidationError when its sid or token is taken. */
+  /**
+   * Adds an account; a ValidationError when its sid or token is taken, or its parent is not an
+   * account or is already on the third level.
+   */
   createAccount(spec: AccountSpec): Account {
+    if (spec.parent !== undefined) {
+      const parent = this.bySid.get(spec.parent);
+      if (parent === undefined) throw new ValidationError('parent', problems.parentUnknown(spec.parent));
+      if (this.ancestors(parent).length + 1 >= MAX_ACCOUNT_LEVELS)
+        throw new ValidationError('parent', problems.parentDepth(MAX_ACCOUNT_LEVELS));
+    }
     const ordinal = freeOrdinal(this.spec.seed, spec.friendlyName, (sid) => this.bySid.has(sid));
     return this.adopt(new AccountStore(this.context, makeAccountProfile(this.spec.seed, spec, ordinal), spec));
   }

@@ -14,13 +14,27 @@ describe('admin', () => {
     });
     const plain = (await request(one).get('/__admin/accounts')).body.accounts;
     const detailed = (await request(one).get('/__admin/accounts?detail=true')).body.accounts;
-    expect(detailed.map((a: Record<string, unknown>) => [a['now'], a['traffic'], a['hazards'], a['restarts']])).toEqual(
-      [
-        ['2025-06-01T12:00:00.000Z', null, null, []],
-        ['2025-06-01T12:00:00.000Z', { calls_per_hour: 60 }, null, []],
-      ],
-    );
-    const rest = ({ now: _n, traffic: _t, hazards: _h, restarts: _r, ...others }: Record<string, unknown>) => others;
+    const extra = (a: Record<string, unknown>) => [
+      a['now'],
+      a['traffic'],
+      a['hazards'],
+      a['restarts'],
+      a['parent'],
+      a['role'],
+    ];
+    expect(detailed.map(extra)).toEqual([
+      ['2025-06-01T12:00:00.000Z', null, null, [], null, 'Developer'],
+      ['2025-06-01T12:00:00.000Z', { calls_per_hour: 60 }, null, [], null, 'Developer'],
+    ]);
+    const rest = ({
+      now: _n,
+      traffic: _t,
+      hazards: _h,
+      restarts: _r,
+      parent: _p,
+      role: _o,
+      ...others
+    }: Record<string, unknown>) => others;
     expect(detailed.map(rest)).toEqual(plain);
     expect(w.accounts()).toHaveLength(2);
     for (const bad of ['detail=yes', 'details=true']) {
