@@ -102,6 +102,19 @@ export function negotiate(req: Request, dialect: Dialect): WireFormat {
   throw new ApiError(406, dialect.name === 'restcomm' ? messages.notAcceptableRestcomm : messages.notAcceptable);
 }
 
+/** One item of a page in the request's format: as the list writes it, or its XML element inside the list. */
+export function itemText<R>(
+  wire: ListWire<R>,
+  format: WireFormat,
+  record: R,
+  accountSid: string,
+  fileBase: string,
+): string {
+  return format === 'xml'
+    ? xmlElement(wire.xmlItem(record, accountSid, fileBase), 2)
+    : wire.item(record, accountSid, fileBase);
+}
+
 /** Parameters, order and page window of a list request; a 400 for what production cannot serve. */
 async function listPage<C extends string, R extends { sid: string }>(
   resource: ListResource<C, R>,
@@ -190,10 +203,7 @@ export function listHandler<C extends string, R extends { sid: string }>(
     exchange.warnings = warnings;
     exchange.walk = walk;
     const sid = account.profile.sid;
-    const render =
-      format === 'xml'
-        ? (id: number) => xmlElement(resource.wire.xmlItem(get(id), sid, settings.fileBase), 2)
-        : (id: number) => resource.wire.item(get(id), sid, settings.fileBase);
+    const render = (id: number) => itemText(resource.wire, format, get(id), sid, settings.fileBase);
     if (window.count > STREAM_THRESHOLD) {
       // A huge page would flush the caches for one reader: it is rendered and streamed as is,
       // over many turns of the event loop, from the state its order was built for.

@@ -1,20 +1,17 @@
 import type { Express, Request, RequestHandler } from 'express';
 import { authedAccount } from '../auth';
 import { ApiError, messages } from '../errors';
-import { callJson, callXml } from '../format/call';
 import { envelope } from '../format/envelope';
-import { LIST_WIRES } from '../format/list-wire';
-import { notificationJson, notificationXml } from '../format/notification';
-import { recordingJson, recordingXml } from '../format/recording';
+import { LIST_WIRES, type ListWire } from '../format/list-wire';
 import { type ApiRoutes, callNotificationsListUri } from '../format/uris';
-import { xmlDocument, xmlElement, xmlWrapped } from '../format/xml';
+import { xmlDocument, xmlWrapped } from '../format/xml';
 import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
 import { parseListQuery } from '../query/list-query';
 import { pageWindow } from '../query/paging';
 import type { Account, World } from '../store/world';
-import { type ListSettings, negotiate } from './list';
-import { sendBody } from './send-page';
+import { itemText, type ListSettings, negotiate } from './list';
+import { between, sendBody, type WireFormat } from './send-page';
 
 const ALLOW = 'GET, HEAD';
 
@@ -37,6 +34,13 @@ function recordOf(
   const owner = world.accounts().find((a) => a !== account && table(a).find(sid) !== undefined);
   if (owner !== undefined) throw new ApiError(403, messages.forbiddenRecord(sid));
   throw new ApiError(404, missing(account.profile.sid, sid));
+}
+
+/** A single record's whole answer: the list's item alone, or its element under the root in XML. */
+function recordText<R>(wire: ListWire<R>, format: WireFormat, record: R, accountSid: string, fileBase: string): string {
+  return format === 'xml'
+    ? xmlDocument(wire.xmlItem(record, accountSid, fileBase))
+    : wire.item(record, accountSid, fileBase);
 }
 
 /**
@@ -64,17 +68,12 @@ export function mountRecords(
     const recs = ids
       .map((id) => account.recordings.get(id))
       .sort((a, b) => a.createdSec - b.createdSec || (a.sid < b.sid ? -1 : 1));
-    const sid = account.profile.sid;
-    if (format === 'xml') {
-      const { head, tail } = xmlWrapped(LIST_WIRES.recordings.xml.element, [], recs.length === 0);
-      sendBody(
-        res,
-        format,
-        head + recs.map((r) => xmlElement(recordingXml(r, sid, settings.fileBase), 2)).join('') + tail,
-      );
-      return;
-    }
-    sendBody(res, format, `[${recs.map((r) => recordingJson(r, sid, settings.fileBase)).join(',')}]`);
+    const items = recs.map((r) => itemText(LIST_WIRES.recordings, format, r, account.profile.sid, settings.fileBase));
+    const { head, tail } =
+      format === 'xml'
+        ? xmlWrapped(LIST_WIRES.recordings.xml.element, [], recs.length === 0)
+        : { head: '[', tail: ']' };
+    sendBody(res, format, head + items.join(between(format)) + tail);
   });
   app.all(routes.callRecordings, methodNotAllowed(ALLOW));
 
@@ -97,12 +96,10 @@ export function mountRecords(
       items.at(-1)?.sid,
       format === 'xml' ? LIST_WIRES.notifications.xml : undefined,
     );
-    const sid = account.profile.sid;
-    const body =
-      format === 'xml'
-        ? items.map((n) => xmlElement(notificationXml(n, sid, settings.fileBase), 2)).join('')
-        : items.map((n) => notificationJson(n, sid, settings.fileBase)).join(',');
-    sendBody(res, format, head + body + tail);
+    const body = items.map((n) =>
+      itemText(LIST_WIRES.notifications, format, n, account.profile.sid, settings.fileBase),
+    );
+    sendBody(res, format, head + body.join(between(format)) + tail);
   });
   app.all(routes.callNotifications, methodNotAllowed(ALLOW));
 
@@ -110,8 +107,7 @@ export function mountRecords(
     const format = negotiate(req, settings.dialect);
     const account = authedAccount(res);
     const call = account.calls.get(callOf(req, account));
-    const sid = account.profile.sid;
-    sendBody(res, format, format === 'xml' ? xmlDocument(callXml(call, sid)) : callJson(call, sid));
+    sendBody(res, format, recordText(LIST_WIRES.calls, format, call, account.profile.sid, settings.fileBase));
   });
   app.all(routes.call, methodNotAllowed(ALLOW));
 
@@ -121,14 +117,7 @@ export function mountRecords(
     const table = (a: Account) => a.tables.notifications;
     const id = recordOf(world, account, String(req.params['notificationSid']), table, messages.noNotification);
     const n = account.tables.notifications.get(id);
-    const sid = account.profile.sid;
-    sendBody(
-      res,
-      format,
-      format === 'xml'
-        ? xmlDocument(notificationXml(n, sid, settings.fileBase))
-        : notificationJson(n, sid, settings.fileBase),
-    );
+    sendBody(res, format, recordText(LIST_WIRES.notifications, format, n, account.profile.sid, settings.fileBase));
   });
   app.all(routes.notification, methodNotAllowed(ALLOW));
 
@@ -137,14 +126,7 @@ export function mountRecords(
     const account = authedAccount(res);
     const id = recordOf(world, account, String(req.params['recordingSid']), (a) => a.recordings, messages.noRecording);
     const rec = account.recordings.get(id);
-    const sid = account.profile.sid;
-    sendBody(
-      res,
-      format,
-      format === 'xml'
-        ? xmlDocument(recordingXml(rec, sid, settings.fileBase))
-        : recordingJson(rec, sid, settings.fileBase),
-    );
+    sendBody(res, format, recordText(LIST_WIRES.recordings, format, rec, account.profile.sid, settings.fileBase));
   });
   app.all(routes.recording, methodNotAllowed(ALLOW));
 }

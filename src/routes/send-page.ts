@@ -19,6 +19,11 @@ const FORMATS: Readonly<Record<WireFormat, { type: string; between: string }>> =
   xml: { type: 'application/xml', between: '' },
 };
 
+/** What stands between two items of a list in this format. @example between('json') // ',' */
+export function between(format: WireFormat): string {
+  return FORMATS[format].between;
+}
+
 /** A whole body, complete, with the type production sends for its format. */
 export function sendBody(res: Response, format: WireFormat, body: string): void {
   res.status(200);
