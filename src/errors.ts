@@ -70,6 +70,9 @@ export const problems = {
   adminToken: 'must be 1 to 256 visible ASCII characters',
   hostName: (got: string) => `must be a host name or IP address, got ${q(got)}`,
   cannotRead: (what: string, code: string) => `cannot read the ${what} file (${code})`,
+  consoleNeedsRestcomm: "Restcomm's console talks to Restcomm's API: start with --dialect restcomm",
+  consoleNoIndex: (dir: string) =>
+    `${JSON.stringify(dir)} has no index.html: give the webapp folder of Restcomm's console (restcomm/restcomm.ui/src/main/webapp)`,
   notRegularFile: (what: string) => `the ${what} file must be a regular file (not a pipe, device or directory)`,
   fileTooLarge: (what: string, max: number) => `the ${what} file is larger than ${max} bytes`,
   // Fixtures and accounts.
@@ -247,6 +250,7 @@ export const messages = {
   noFault: (id: string) => `No fault ${id}`,
   noSandbox: (sid: string) => `No sandbox ${sid}`,
   noUi: 'The inspector is not in this build: its files (ui/) were not found beside dist/',
+  noConsoleFile: (path: string) => `No file ${JSON.stringify(path)} in Restcomm's console (--restcomm-console)`,
   noUiFile: (name: string) => `No file ${JSON.stringify(name)} in the inspector`,
   noJournalEntry: (id: string) =>
     `No journal entry ${JSON.stringify(id)}: it may have left the journal (see GET /__admin/requests for those held)`,
@@ -260,6 +264,8 @@ export const messages = {
     `Parameter ${JSON.stringify(name)} is ignored: names are case-sensitive (did you mean ${meant}?)`,
   afterSidOther: (given: string, follows: string | undefined) =>
     `AfterSid ${JSON.stringify(given)} is ignored, as in production: only Page and PageSize select the page, and this page ${follows === undefined ? 'is the first' : `follows ${follows}`}`,
+  subAccountsNotTrue: (got: string) =>
+    `SubAccounts=${got} is read as false, as in production: only true (any case) includes the sub-accounts' records`,
   unknownParameter: (name: string, known: readonly string[]) =>
     `Parameter ${JSON.stringify(name)} is ignored: this list reads ${known.join(', ')}`,
   emptySortBy: 'Empty SortBy is ignored; the default order (date_created descending) applies',

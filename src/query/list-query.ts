@@ -14,6 +14,11 @@ export interface ListQuery<C extends string, R> {
   sort: StoreSort<C> | null;
   /** What the filter parameters given keep; null when none is given. */
   filter: RecordFilter<R> | null;
+  /**
+   * `SubAccounts=true` (any case): the account's sub-accounts' records too, as production's lists
+   * read it; any other value is false.
+   */
+  subAccounts: boolean;
   /** AfterSid as sent: production ignores it; the list says whether it matches the page. */
   afterSid: string | undefined;
   /** Things production ignores or treats differently that the client relied on. */
@@ -21,7 +26,7 @@ export interface ListQuery<C extends string, R> {
 }
 
 /** The parameters every list reads. Names are case-sensitive. */
-const PAGING = ['Page', 'PageSize', 'SortBy', 'AfterSid'] as const;
+const PAGING = ['Page', 'PageSize', 'SortBy', 'AfterSid', 'SubAccounts'] as const;
 
 /**
  * Reads the first value of each parameter, as production's `getFirst`, with the names it
@@ -105,6 +110,13 @@ export function parseListQuery<C extends string, R>(
   if (reverse !== undefined && rawSort === undefined) {
     sort = { column: 'created' as C, direction: reverse.toLowerCase() === 'true' ? 'desc' : 'asc' };
   }
+  // Production includes sub-accounts for `true` alone (`equalsIgnoreCase`): a client that sends
+  // `1` or `yes` gets the account's own records there, and is told so here.
+  const rawSubAccounts = values.get('SubAccounts');
+  const subAccounts = rawSubAccounts?.toLowerCase() === 'true';
+  if (rawSubAccounts !== undefined && !subAccounts && rawSubAccounts.toLowerCase() !== 'false') {
+    warnings.push(messages.subAccountsNotTrue(rawSubAccounts));
+  }
   const given = new Map<string, string>();
   for (const name of filterNames) {
     const v = values.get(name);
@@ -115,6 +127,7 @@ export function parseListQuery<C extends string, R>(
     pageSize,
     sort,
     filter: buildFilter(list.filters, given, zone),
+    subAccounts,
     afterSid: values.get('AfterSid'),
     warnings,
   };

@@ -26,7 +26,8 @@ export function mountApi(app: Express, world: World, settings: ListSettings): vo
   const auth = requireAccount(world, dialect);
   for (const mount of dialect.mounts) {
     const r = apiRoutes(mount);
-    const handler = <K extends ListName>(name: K) => listHandler(LIST_RESOURCES[name], settings, mount);
+    const descendants = (a: Account) => world.descendants(a.profile.sid);
+    const handler = <K extends ListName>(name: K) => listHandler(LIST_RESOURCES[name], settings, mount, descendants);
     for (const name of LIST_NAMES) {
       app.get(r[name], ...auth, handler(name));
       app.all(r[name], methodNotAllowed(ALLOW));

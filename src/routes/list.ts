@@ -13,9 +13,10 @@ import { parseListQuery } from '../query/list-query';
 import type { ListSpec } from '../query/lists';
 import { type PageWindow, type PagingProfile, pageWindow } from '../query/paging';
 import type { WalkPage } from '../query/walk';
+import { idOf, mergeParts, partOf } from '../store/merged-order';
 import { type Order, readyRange } from '../store/order';
 import { INSERT_BASE, markRead } from '../store/overlay';
-import type { TableState, TableView } from '../store/table';
+import type { RecordFilter, StoreSort, TableState, TableView } from '../store/table';
 import type { Account } from '../store/world';
 import { STREAM_THRESHOLD, sendBuilt, streamPage, type WireFormat } from './send-page';
 
@@ -59,14 +60,21 @@ const READY_AHEAD = 100_000;
 /** One page of a list, worked out: what to send, and the warnings the request earned. */
 interface Page<R> {
   window: PageWindow;
-  order: Order;
-  /** The records as they were when the order was built (see TableState). */
-  get: (id: number) => R;
-  tableId: number;
+  /** The page's k-th item: its record, and what caches and writes it. */
+  item(k: number): PageItem<R>;
   head: string;
   tail: string;
   warnings: string[];
-  walk: WalkPage;
+  /** The page as a walk sees it; null for a list over several accounts, which walks do not follow. */
+  walk: WalkPage | null;
+}
+
+/** One item of a page: the record (as it was when the order was built), its table, id and account. */
+interface PageItem<R> {
+  record: R;
+  tableId: number;
+  id: number;
+  accountSid: string;
 }
 
 /**
@@ -115,23 +123,91 @@ export function itemText<R>(
     : wire.item(record, accountSid, fileBase);
 }
 
+/** Merged orders of lists over several accounts, most recent last: a client pages through one. */
+const mergedOrders = new Map<string, Order>();
+/** Merges being made, shared by the requests that wait for them. */
+const merges = new Shared<Order>();
+const MAX_MERGED = 16;
+
+/**
+ * The order of a list over an account and its sub-accounts (`SubAccounts=true`), each account's
+ * order built as a list of its own is, then merged; cached until any of the tables changes.
+ */
+async function familyOrder<C extends string, R extends { sid: string }>(
+  resource: ListResource<C, R>,
+  family: readonly Account[],
+  sort: StoreSort<C> | null,
+  filter: RecordFilter<R> | null,
+): Promise<{ order: Order; parts: { state: TableState<R>; tableId: number; accountSid: string }[] }> {
+  const tables = family.map((a) => resource.table(a));
+  const sortKey = sort === null ? 'default' : `${sort.column}:${sort.direction}`;
+  const stamp = () => tables.map((t) => `${t.id}.${t.writes}`).join(',');
+  const built = stamp();
+  const states: TableState<R>[] = [];
+  for (const table of tables) {
+    const key = `${table.id}|${table.writes}|${sortKey}|${filter?.key ?? ''}`;
+    states.push((await orders.run(key, () => table.prepare(sort, filter))) as TableState<R>);
+  }
+  const parts = states.map((state, i) => ({
+    state,
+    tableId: (tables[i] as TableView<R, C>).id,
+    accountSid: (family[i] as Account).profile.sid,
+  }));
+  const key = `${built}|${sortKey}|${filter?.key ?? ''}`;
+  let order = mergedOrders.get(key);
+  if (order === undefined) {
+    const keyed = states.map((state, i) => ({ state, key: (tables[i] as TableView<R, C>).recordKey(sort) }));
+    order = await merges.run(key, () => mergeParts(keyed, sort));
+    // Kept only if no table changed since its states were read (it holds for those).
+    if (stamp() === built) {
+      if (mergedOrders.size >= MAX_MERGED) mergedOrders.delete(mergedOrders.keys().next().value as string);
+      mergedOrders.set(key, order);
+    }
+  } else {
+    mergedOrders.delete(key);
+    mergedOrders.set(key, order);
+  }
+  return { order, parts };
+}
+
 /** Parameters, order and page window of a list request; a 400 for what production cannot serve. */
 async function listPage<C extends string, R extends { sid: string }>(
   resource: ListResource<C, R>,
   settings: ListSettings,
   account: Account,
+  descendants: (account: Account) => Account[],
   rawQuery: string,
   mount: string,
   format: WireFormat,
 ): Promise<Page<R>> {
   const query = parseListQuery(rawQuery, resource.query, settings.maxPageSize ?? undefined, settings.serverZone);
-  const table = resource.table(account);
-  // total, num_pages and the pages count the filtered list, as production's count query does.
-  // An order not built yet (ten million calls by From: seconds) is built in slices, once for
-  // every request that wants it meanwhile.
+  // SubAccounts=true: the account's records and its sub-accounts' (and theirs), as production's
+  // `account_sid IN (…)` query. Without sub-accounts that is the account's own list.
+  const family = query.subAccounts ? [account, ...descendants(account)] : [account];
   const sort = query.sort === null ? 'default' : `${query.sort.column}:${query.sort.direction}`;
-  const key = `${table.id}|${table.writes}|${sort}|${query.filter?.key ?? ''}`;
-  const { order, get } = (await orders.run(key, () => table.prepare(query.sort, query.filter))) as TableState<R>;
+  let order: Order;
+  let item: (ref: number) => PageItem<R>;
+  let tableId: number | null = null;
+  if (family.length === 1) {
+    const table = resource.table(account);
+    // total, num_pages and the pages count the filtered list, as production's count query does.
+    // An order not built yet (ten million calls by From: seconds) is built in slices, once for
+    // every request that wants it meanwhile.
+    const key = `${table.id}|${table.writes}|${sort}|${query.filter?.key ?? ''}`;
+    const state = (await orders.run(key, () => table.prepare(query.sort, query.filter))) as TableState<R>;
+    order = state.order;
+    tableId = table.id;
+    const accountSid = account.profile.sid;
+    item = (id) => ({ record: state.get(id), tableId: table.id, id, accountSid });
+  } else {
+    const merged = await familyOrder(resource, family, query.sort, query.filter);
+    order = merged.order;
+    item = (ref) => {
+      const part = merged.parts[partOf(ref)] as (typeof merged.parts)[number];
+      const id = idOf(ref);
+      return { record: part.state.get(id), tableId: part.tableId, id, accountSid: part.accountSid };
+    };
+  }
   const window = pageWindow(settings.paging, order.length, query.page, query.pageSize);
   if ('beyond' in window) throw new ApiError(400, messages.pageBeyondLast(query.page, window.beyond));
   // An order placed on demand (years of traffic's recordings) places this page, and the items
@@ -139,13 +215,13 @@ async function listPage<C extends string, R extends { sid: string }>(
   const { offset, count } = window;
   await runSliced(readyRange(order, offset - 1, offset + Math.min(count, READY_AHEAD) + 1));
   await runSliced(readyRange(order, offset + count - 1, offset + count));
-  const lastSid = window.hasNext ? get(order.at(window.offset + window.count - 1)).sid : undefined;
+  const sidAt = (position: number) => item(order.at(position)).record.sid;
+  const lastSid = window.hasNext ? sidAt(window.offset + window.count - 1) : undefined;
   // Production ignores AfterSid. The previous page's next link carries the sid of the item just
   // before this page: normal use, said nothing of. Any other sid is a client relying on it.
   const warnings = query.warnings.map(headerSafe);
   if (query.afterSid !== undefined) {
-    const follows =
-      window.offset > 0 && window.offset <= order.length ? get(order.at(window.offset - 1)).sid : undefined;
+    const follows = window.offset > 0 && window.offset <= order.length ? sidAt(window.offset - 1) : undefined;
     if (query.afterSid !== follows) warnings.push(headerSafe(messages.afterSidOther(query.afterSid, follows)));
   }
   const { head, tail } = envelope(
@@ -155,11 +231,30 @@ async function listPage<C extends string, R extends { sid: string }>(
     lastSid,
     format === 'xml' ? resource.wire.xml : undefined,
   );
-  // The page as a walk sees it: ids only, so that noting it generates nothing.
+  return {
+    window,
+    item: (k) => item(order.at(window.offset + k)),
+    head,
+    tail,
+    warnings,
+    walk: tableId === null ? null : walkPage(resource, account, tableId, order, window, query, sort),
+  };
+}
+
+/** The page as a walk sees it: ids only, so that noting it generates nothing. */
+function walkPage<C extends string, R>(
+  resource: ListResource<C, R & { sid: string }>,
+  account: Account,
+  tableId: number,
+  order: Order,
+  window: PageWindow,
+  query: { sort: unknown; filter: { key: string } | null; page: number; pageSize: number },
+  sort: string,
+): WalkPage {
   const ids = new Uint32Array(window.count);
   for (let k = 0; k < window.count; k++) ids[k] = order.at(window.offset + k);
-  const walk: WalkPage = {
-    table: table.id,
+  return {
+    table: tableId,
     list: resource.name,
     account: account.profile.sid,
     sort: query.sort === null ? null : sort,
@@ -172,7 +267,6 @@ async function listPage<C extends string, R extends { sid: string }>(
     clockMs: account.context.nowMs,
     seq: markRead(account.context.nowMs).seq,
   };
-  return { window, order, get, tableId: table.id, head, tail, warnings, walk };
 }
 
 /**
@@ -183,15 +277,17 @@ export function listHandler<C extends string, R extends { sid: string }>(
   resource: ListResource<C, R>,
   settings: ListSettings,
   mount: string,
+  descendants: (account: Account) => Account[],
 ): RequestHandler {
   return async (req, res) => {
     const format = negotiate(req, settings.dialect);
     const exchange = exchangeOf(req);
     const account = authedAccount(res);
-    const { window, order, get, tableId, head, tail, warnings, walk } = await listPage(
+    const { window, item, head, tail, warnings, walk } = await listPage(
       resource,
       settings,
       account,
+      descendants,
       exchange.query,
       mount,
       format,
@@ -202,23 +298,24 @@ export function listHandler<C extends string, R extends { sid: string }>(
     for (const w of warnings) res.append('X-Emulator-Warning', w);
     exchange.warnings = warnings;
     exchange.walk = walk;
-    const sid = account.profile.sid;
-    const render = (id: number) => itemText(resource.wire, format, get(id), sid, settings.fileBase);
+    // Each record is written under its own account (its sid and uri), as production stores them.
+    const render = ({ record, accountSid }: PageItem<R>) =>
+      itemText(resource.wire, format, record, accountSid, settings.fileBase);
     if (window.count > STREAM_THRESHOLD) {
       // A huge page would flush the caches for one reader: it is rendered and streamed as is,
       // over many turns of the event loop, from the state its order was built for.
-      await streamPage(res, format, head, tail, window.count, (k) => render(order.at(window.offset + k)));
+      await streamPage(res, format, head, tail, window.count, (k) => render(item(k)));
       return;
     }
     const items = new Array<Buffer>(window.count);
     for (let k = 0; k < window.count; k++) {
-      const id = order.at(window.offset + k);
+      const it = item(k);
       // Inserted ids come back after a reset with other records: only seeded ones are cached,
       // and only in JSON (XML is the Restcomm dialect's second form, asked for rarely).
       items[k] =
-        id < INSERT_BASE && format === 'json'
-          ? settings.cache.item(tableId, id, () => render(id))
-          : Buffer.from(render(id));
+        it.id < INSERT_BASE && format === 'json'
+          ? settings.cache.item(it.tableId, it.id, () => render(it))
+          : Buffer.from(render(it));
     }
     sendBuilt(res, format, head, tail, items, warnings, exchange.keep);
   };

@@ -92,6 +92,8 @@ export interface TableView<R, C extends string> {
    * reads, so that a reset or a delete meanwhile cannot remove a record it has yet to write.
    */
   snapshot(): (id: number) => R;
+  /** A record's key for a sort, as `sortComparator` reads it: what a merge over several tables compares. */
+  recordKey(sort: StoreSort<C> | null): (rec: R) => RecordKey;
 }
 
 /**
@@ -147,6 +149,41 @@ interface SortKey {
 }
 const sortKey = (sort: StoreSort<string> | null): string =>
   sort === null ? 'default' : `${sort.column}:${sort.direction}`;
+
+/** A record's place in an order, whichever table it is in: its sorted value, creation time and sid. */
+export interface RecordKey {
+  v: string | number;
+  c: number;
+  sid: string;
+}
+
+/**
+ * How every order compares two records, by any reading of their keys: production's ORDER BY,
+ * then `date_created` descending, then sid for a total order (read only on a tie, which is rare).
+ * The seeded orders follow it, the merges of writes use it, and so does a list over several
+ * accounts (SubAccounts=true), so that each account's order is a subsequence of the merged one.
+ * @example sortComparator(null, { value: () => 0, created: (k) => k.c, sid: (k) => k.s })({ c: 2, s: 'a' }, { c: 1, s: 'b' }) // -1
+ */
+export function sortComparator<K>(
+  sort: StoreSort<string> | null,
+  read: { value: (k: K) => string | number; created: (k: K) => number; sid: (k: K) => string },
+): (a: K, b: K) => number {
+  const { value, created, sid } = read;
+  const bySid = (a: K, b: K) => {
+    const x = sid(a);
+    const y = sid(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  const newest = (a: K, b: K) => created(b) - created(a) || bySid(a, b);
+  if (sort === null) return newest;
+  const sign = sort.direction === 'asc' ? 1 : -1;
+  if (sort.column === 'created') return (a, b) => sign * (created(a) - created(b)) || bySid(a, b);
+  return (a, b) => {
+    const x = value(a);
+    const y = value(b);
+    return (x < y ? -sign : x > y ? sign : 0) || newest(a, b);
+  };
+}
 
 /**
  * One list of one account: seeded records made on read, plus admin writes in an overlay.
@@ -559,24 +596,19 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     return (rec, id) => ({ v: value(rec), c: created(rec), id });
   }
 
-  /**
-   * How the order compares any two records, seeded or inserted, by their keys: the rule the
-   * seeded orders follow. Production's ORDER BY, then `date_created` descending, then sid for a
-   * total order (read only on a tie, which is rare).
-   */
+  /** How the order compares any two records, seeded or inserted, by their keys (see `sortComparator`). */
   private comparator(
     sort: StoreSort<C | Created> | null,
     sidOf: (id: number) => string,
   ): (a: SortKey, b: SortKey) => number {
-    const bySid = (a: SortKey, b: SortKey) => {
-      const x = sidOf(a.id);
-      const y = sidOf(b.id);
-      return x < y ? -1 : x > y ? 1 : 0;
+    return sortComparator(sort, { value: (k) => k.v, created: (k) => k.c, sid: (k) => sidOf(k.id) });
+  }
+
+  recordKey(sort: StoreSort<C | Created> | null): (rec: R) => RecordKey {
+    const keyOf = this.keyOf(sort);
+    return (rec) => {
+      const { v, c } = keyOf(rec, 0);
+      return { v, c, sid: rec.sid };
     };
-    const newest = (a: SortKey, b: SortKey) => b.c - a.c || bySid(a, b);
-    if (sort === null) return newest;
-    const sign = sort.direction === 'asc' ? 1 : -1;
-    if (sort.column === 'created') return (a, b) => sign * (a.c - b.c) || bySid(a, b);
-    return (a, b) => (a.v < b.v ? -sign : a.v > b.v ? sign : 0) || newest(a, b);
   }
 }

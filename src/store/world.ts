@@ -222,6 +222,14 @@ export class World {
     return this.accounts().filter((a) => a.spec.parent === sid);
   }
 
+  /**
+   * Every account below `sid`: its sub-accounts, theirs, and so on (Restcomm's
+   * `getSubAccountSidsRecursive`), each before its own sub-accounts.
+   */
+  descendants(sid: string): Account[] {
+    return this.children(sid).flatMap((child) => [child, ...this.descendants(child.profile.sid)]);
+  }
+
   /** The parents of every account checked as fixtures are (an import, before it replaces the world). */
   checkHierarchy(at: string): void {
     checkHierarchy(

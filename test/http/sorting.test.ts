@@ -170,7 +170,7 @@ describe("Reverse, as production's calls list reads it for its old console", () 
   test('the recordings list does not read it: a warning, and the default order', async () => {
     const got = await authGet(app, `${recordingsPath(big.sid)}?Reverse=false`, big.token);
     expect(got.status).toBe(200);
-    const reads = ['Page', 'PageSize', 'SortBy', 'AfterSid', ...Object.keys(RECORDING_LIST.filters)];
+    const reads = ['Page', 'PageSize', 'SortBy', 'AfterSid', 'SubAccounts', ...Object.keys(RECORDING_LIST.filters)];
     expect(got.headers['x-emulator-warning']).toBe(messages.unknownParameter('Reverse', reads));
     expect(got.text).toBe((await authGet(app, recordingsPath(big.sid), big.token)).text);
   });

@@ -225,3 +225,135 @@ describe('making sub-accounts: fixtures and the admin API, as production lets th
     expect(em.world.children(sid(2)).map((a) => a.profile.sid)).toEqual([sid(3)]);
   });
 });
+
+describe('SubAccounts=true: the account’s records and its sub-accounts’, as production’s lists read it', () => {
+  const LISTS = [
+    ['Calls', 'calls'],
+    ['Recordings', 'recordings'],
+    ['Notifications', 'notifications'],
+  ] as const;
+  /** Every item of a list, read whole in one page. */
+  const whole = async (login: string, target: string, list: string, query = '') =>
+    (await as(login, `${RC}/${NAMES[target]}/${list}.json?PageSize=1000${query}`)).body as Item;
+  const sids = (items: Item[]) => items.map((i) => i.sid as string);
+
+  test.each(LISTS)('%s: the union of the account and all below it, each account’s order kept', async (list, key) => {
+    const merged = await whole('Root', 'Root', list, '&SubAccounts=true');
+    const own = await Promise.all(['Root', 'Child', 'Grandchild'].map((n) => whole('Root', n, list)));
+    expect(merged.total).toBe(own.reduce((sum, o) => sum + (o.total as number), 0));
+    expect(merged.total).toBeGreaterThan((own[0] as Item).total);
+    const items = merged[key] as Item[];
+    expect(new Set(sids(items))).toEqual(new Set(own.flatMap((o) => sids(o[key]))));
+    // Each account's records keep their own order: the merge interleaves, never reorders.
+    for (const [i, name] of ['Root', 'Child', 'Grandchild'].entries()) {
+      const mine = items.filter((it) => it.account_sid === NAMES[name]);
+      expect(sids(mine)).toEqual(sids((own[i] as Item)[key]));
+      // Written under their own account: its sid and its uri, as production stores them.
+      for (const it of mine) expect(it.uri).toContain(`/Accounts/${NAMES[name]}/`);
+    }
+    // The envelope is the path's: the account asked for.
+    expect(merged.uri).toBe((own[0] as Item).uri);
+    expect(merged.uri).toContain(NAMES['Root']);
+  });
+
+  test('the merged default order is newest first across the accounts', async () => {
+    const items = (await whole('Root', 'Root', 'Calls', '&SubAccounts=true')).calls as Item[];
+    const times = items.map((c) => Date.parse(c.date_created));
+    expect(times).toEqual([...times].sort((x, y) => y - x));
+    expect(new Set(items.map((c) => c.account_sid)).size).toBe(3);
+  });
+
+  test.each([
+    ['From:asc', 'from', 1],
+    ['To:desc', 'to', -1],
+    ['Duration:desc', 'duration', -1],
+  ] as const)('SortBy=%s sorts across the accounts', async (sortBy, field, sign) => {
+    const items = (await whole('Root', 'Root', 'Calls', `&SubAccounts=true&SortBy=${sortBy}`)).calls as Item[];
+    const values = items.map((c) => (field === 'duration' ? Number(c[field] ?? 0) : String(c[field])));
+    for (let k = 1; k < values.length; k++) {
+      const [a, b] = [values[k - 1]!, values[k]!];
+      expect(sign * (a < b ? -1 : a > b ? 1 : 0)).toBeLessThanOrEqual(0);
+    }
+  });
+
+  test('a middle account reads itself and below it, not above; an account alone reads itself', async () => {
+    const child = await whole('Child', 'Child', 'Calls', '&SubAccounts=true');
+    expect(new Set((child.calls as Item[]).map((c) => c.account_sid))).toEqual(new Set([sid(2), sid(3)]));
+    const alone = await whole('Stranger', 'Stranger', 'Calls', '&SubAccounts=true');
+    expect(alone).toEqual(await whole('Stranger', 'Stranger', 'Calls'));
+    // An ancestor asking through a sub-account's path reads that sub-account's family.
+    const viaChild = await whole('Root', 'Child', 'Calls', '&SubAccounts=true');
+    expect(viaChild.total).toBe(child.total);
+  });
+
+  test('pages of the merged list join into the whole; next_page_uri drops SubAccounts, as production’s does', async () => {
+    const all = sids((await whole('Root', 'Root', 'Calls', '&SubAccounts=true')).calls);
+    const paged: string[] = [];
+    for (let page = 0; page * 7 < all.length; page++) {
+      const res = await as('Root', `${RC}/${NAMES['Root']}/Calls.json?Page=${page}&PageSize=7&SubAccounts=true`);
+      paged.push(...sids(res.body.calls));
+      if (res.body.next_page_uri !== null) expect(res.body.next_page_uri).not.toContain('SubAccounts');
+    }
+    expect(paged).toEqual(all);
+  });
+
+  test('filters apply to every account: the total is the sum of each account’s filtered total', async () => {
+    const q = '&Status=completed';
+    const merged = await whole('Root', 'Root', 'Calls', `&SubAccounts=true${q}`);
+    let sum = 0;
+    for (const name of ['Root', 'Child', 'Grandchild']) sum += (await whole('Root', name, 'Calls', q)).total;
+    expect(merged.total).toBe(sum);
+    for (const c of merged.calls as Item[]) expect(c.status).toBe('completed');
+  });
+
+  test('a write to a sub-account shows in the merged list at once', async () => {
+    const em = makeEmulator({ dialect: 'restcomm', accounts: ACCOUNTS });
+    const read = () =>
+      request(em.app)
+        .get(`${RC}/${sid(1)}/Calls.json?SubAccounts=true&PageSize=1`)
+        .set('Authorization', basic(sid(1), 'root-token'));
+    const before = (await read()).body as Item;
+    const inserted = await request(em.app)
+      .post(`/__admin/accounts/${sid(3)}/calls`)
+      .type('json')
+      .send({});
+    expect(inserted.status).toBe(201);
+    const after = (await read()).body as Item;
+    expect(after.total).toBe(before.total + 1);
+    expect([after.calls[0].sid, after.calls[0].account_sid]).toEqual([inserted.body.sid, sid(3)]);
+  });
+
+  test.each([
+    ['false', false],
+    ['FALSE', false],
+    ['TRUE', true],
+    ['tRuE', true],
+  ])('SubAccounts=%s: read as production reads it (true, any case), no warning', async (value, included) => {
+    const res = await as('Root', `${RC}/${NAMES['Root']}/Calls.json?SubAccounts=${value}`);
+    const own = await whole('Root', 'Root', 'Calls');
+    expect(res.body.total === own.total).toBe(!included);
+    expect(res.headers['x-emulator-warning']).toBeUndefined();
+  });
+
+  test('SubAccounts=1 is read as false, with a warning; --strict refuses it', async () => {
+    const res = await as('Root', `${RC}/${NAMES['Root']}/Calls.json?SubAccounts=1`);
+    expect(res.body.total).toBe((await whole('Root', 'Root', 'Calls')).total);
+    expect(res.headers['x-emulator-warning']).toBe(messages.subAccountsNotTrue('1'));
+    const strict = makeEmulator({ dialect: 'restcomm', accounts: ACCOUNTS, strict: true });
+    const auth = basic(sid(1), 'root-token');
+    const path = `${RC}/${sid(1)}/Calls.json`;
+    const refused = await request(strict.app).get(`${path}?SubAccounts=1`).set('Authorization', auth);
+    expect([refused.status, refused.body]).toEqual([400, { message: messages.subAccountsNotTrue('1') }]);
+    const ok = await request(strict.app).get(`${path}?SubAccounts=true&Reverse=true`).set('Authorization', auth);
+    expect(ok.status).toBe(200);
+  });
+
+  test('XML: one <Calls> list over the accounts, each <Call> under its own account', async () => {
+    const res = await as('Root', `${RC}/${NAMES['Root']}/Calls?SubAccounts=true&PageSize=1000`, 'application/xml');
+    const json = await whole('Root', 'Root', 'Calls', '&SubAccounts=true');
+    expect(res.type).toBe('application/xml');
+    const xmlSids = [...res.text.matchAll(/<Call>\s*<Sid>([^<]+)<\/Sid>/g)].map((m) => m[1]);
+    expect(xmlSids).toEqual(sids(json.calls));
+    expect(res.text).toContain(`<AccountSid>${sid(3)}</AccountSid>`);
+  });
+});

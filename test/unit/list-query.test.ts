@@ -9,7 +9,7 @@ const fails = (q: string, message: string, maxPageSize?: number) =>
 
 describe('parseListQuery', () => {
   test('defaults: Page 0, PageSize 50, default order', () => {
-    expect(parse('')).toEqual({ page: 0, pageSize: 50, sort: null, filter: null, warnings: [] });
+    expect(parse('')).toEqual({ page: 0, pageSize: 50, sort: null, filter: null, subAccounts: false, warnings: [] });
   });
 
   test.each([
@@ -81,6 +81,19 @@ describe('parseListQuery', () => {
     expect([q.page, q.afterSid, q.warnings]).toEqual([1, 'CA123', []]);
   });
 
+  test.each([
+    ['SubAccounts=true', true, []],
+    ['SubAccounts=TRUE', true, []],
+    ['SubAccounts=false', false, []],
+    ['SubAccounts=False', false, []],
+    ['SubAccounts=1', false, [messages.subAccountsNotTrue('1')]],
+    ['SubAccounts=', false, [messages.subAccountsNotTrue('')]],
+    ['subaccounts=true', false, [messages.caseSensitiveParameter('subaccounts', 'SubAccounts')]],
+  ])('%s: sub-accounts %s, as production reads it (equalsIgnoreCase("true"))', (query, subAccounts, warnings) => {
+    const q = parse(query);
+    expect([q.subAccounts, q.warnings]).toEqual([subAccounts, warnings]);
+  });
+
   test('an unknown parameter is ignored with a warning naming the ones the list reads', () => {
     const q = parse('page_size=5&StartDate=2025-01-01');
     expect(q.warnings).toEqual([
@@ -89,6 +102,7 @@ describe('parseListQuery', () => {
         'PageSize',
         'SortBy',
         'AfterSid',
+        'SubAccounts',
         'Reverse',
         ...Object.keys(CALL_LIST.filters),
       ]),
@@ -97,6 +111,7 @@ describe('parseListQuery', () => {
         'PageSize',
         'SortBy',
         'AfterSid',
+        'SubAccounts',
         'Reverse',
         ...Object.keys(CALL_LIST.filters),
       ]),
