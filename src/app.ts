@@ -14,6 +14,7 @@ import { errorHandler, notFound } from './http/error-handler';
 import type { RequestLogger } from './logger';
 import type { PagingProfile } from './query/paging';
 import { mountApi } from './routes/api';
+import { withConsole } from './routes/console';
 import type { World } from './store/world';
 
 export interface AppDeps {
@@ -48,6 +49,8 @@ export interface AppDeps {
   uptime?: () => number;
   /** Where unexpected errors are reported. */
   onInternalError?: (err: unknown) => void;
+  /** Restcomm's admin console (its webapp folder), served at /restcomm-management/; none when absent. */
+  restcommConsole?: string | null;
 }
 
 /** The emulator as a node request listener (the front door), with the express app and the harness behind it. */
@@ -118,6 +121,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
   app.use(notFound(dialect.name));
   app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));
 
-  const handler = frontDoor({ next: app, world, journal, faults, cache, logger: deps.logger ?? null });
+  const door = frontDoor({ next: app, world, journal, faults, cache, logger: deps.logger ?? null });
+  const handler = deps.restcommConsole == null ? door : withConsole(deps.restcommConsole, door);
   return Object.assign(handler, { express: app, cache, journal, faults });
 }

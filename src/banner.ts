@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { adminRoutes, callsListPath, callsListUri, RESTCOMM_MOUNT } from './format/uris';
+import { adminRoutes, CONSOLE_MOUNT, callsListPath, callsListUri, RESTCOMM_MOUNT } from './format/uris';
 import type { RunningEmulator } from './server';
 
 /** The start-up text: where it listens, the accounts and their tokens, one curl to paste. */
@@ -33,6 +33,11 @@ export function banner(em: RunningEmulator, config: Readonly<Config>): string {
     lines.push(
       `Restcomm logins: AccountSid:AuthToken, or the account's email (${first.profile.email} here) as the user`,
     );
+    if (config.restcommConsole !== null) {
+      lines.push(
+        `Restcomm's console: ${em.url}${CONSOLE_MOUNT}/ (the email, and a password whose MD5 is the account's auth token)`,
+      );
+    }
   } else if (first !== undefined) {
     lines.push(`Try: curl -u ${first.profile.token}: ${em.url}${callsListPath(first.profile.sid)}`);
   }

@@ -44,6 +44,8 @@ export interface Config {
   adminHosts: readonly string[];
   /** Open connections at most; past it the oldest one with no request in flight is dropped. */
   maxConnections: number;
+  /** Restcomm's admin console (its webapp folder), served at /restcomm-management/; null: none. */
+  restcommConsole: string | null;
 }
 
 export const DEFAULT_FIXTURES = resolve(__dirname, '..', 'fixtures', 'default.json');
@@ -344,6 +346,16 @@ export const OPTIONS: readonly OptionDoc[] = [
     help: 'Pact provider states file',
     parse: ({ raw }) => resolve(raw),
     fallback: DEFAULT_STATES,
+  }),
+  option({
+    name: 'restcomm-console',
+    key: 'restcommConsole',
+    env: 'CALLREC_RESTCOMM_CONSOLE',
+    value: 'DIR',
+    default: 'none',
+    help: "serve Restcomm's admin console (the webapp folder of restcomm.ui) at /restcomm-management/ (--dialect restcomm)",
+    parse: ({ raw }) => resolve(raw),
+    fallback: null,
   }),
 ];
 

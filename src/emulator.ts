@@ -34,6 +34,8 @@ export interface EmulatorOptions {
   maxConnections?: number;
   /** A provider states file. */
   states?: string;
+  /** Restcomm's admin console (its webapp folder), served at /restcomm-management/ (dialect restcomm). */
+  restcommConsole?: string;
 }
 
 /** A running emulator, for test runners: the admin client, with the accounts at hand and a way to stop. */

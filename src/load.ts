@@ -90,6 +90,13 @@ export function loadInputs(config: Readonly<Config>): Inputs {
   const inline = typeof config.fixtures === 'object';
   const fixturesLabel = inline ? 'options.fixtures' : (config.fixtures as string);
   const accounts = inline ? validateFixtures(config.fixtures, fixturesLabel) : readFixtures(fixturesLabel);
+  const console = config.restcommConsole;
+  if (console !== null) {
+    if (config.dialect !== 'restcomm') throw new ValidationError('restcomm-console', problems.consoleNeedsRestcomm);
+    if (!existsSync(join(console, 'index.html'))) {
+      throw new ValidationError('restcomm-console', problems.consoleNoIndex(console));
+    }
+  }
   return {
     fixturesLabel,
     accounts: Object.freeze(accounts.map((a) => Object.freeze(a))),

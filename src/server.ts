@@ -75,6 +75,7 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
     adminHosts: ['0.0.0.0', '::'].includes(config.host) ? config.adminHosts : [...config.adminHosts, config.host],
     states: inputs.states,
     ui: loadUi(),
+    restcommConsole: config.restcommConsole,
     cors: config.cors,
     logger: createLogger(config.logLevel, process.stdout.isTTY === true),
     cache: { itemBytes: (config.cacheMb * 2 ** 20) / 3, responseBytes: (config.cacheMb * 2 ** 20 * 2) / 3 },

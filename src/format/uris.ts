@@ -16,6 +16,9 @@ export const MOUNT = '/call';
 /** Where Restcomm Connect itself is deployed: its servlet context, `/restcomm`. */
 export const RESTCOMM_MOUNT = '/restcomm';
 
+/** Where a Restcomm deployment serves its admin console, which `--restcomm-console` serves too. */
+export const CONSOLE_MOUNT = '/restcomm-management';
+
 /**
  * Express route patterns of the API under one mount prefix. The list routes take an optional
  * `.json` (see routes/).

@@ -7,11 +7,11 @@ import { adminAccounts, ROOT, runCommand, type Spawned, startCli } from '../supp
  * The README's shell examples, run as a reader would: in the order printed, against one emulator
  * on the default data, each block under `set -euo pipefail` with every curl made to fail on a 4xx
  * or 5xx. A block that starts with `npm start -- <options>` gets its own emulator so started.
- * Blocks that install, test, or need Docker are not examples of the running emulator.
+ * Blocks that install, clone, test, or need Docker are not examples of the running emulator.
  */
 const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-const examples = blocks.filter((b) => b.includes('127.0.0.1:8080') && !/docker|npm (install|test)/.test(b));
+const examples = blocks.filter((b) => b.includes('127.0.0.1:8080') && !/docker|npm (install|test)|git clone/.test(b));
 
 /** Every curl leaves its command line and its body in the log, and fails the block on an error status. */
 const PRELUDE = `set -euo pipefail

@@ -93,6 +93,7 @@ describe('loadConfig', () => {
       cors: ['true', true],
       'admin-hosts': ['emulator, Box.local', ['emulator', 'box.local']],
       'max-connections': ['64', 64],
+      'restcomm-console': ['/srv/console', '/srv/console'],
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;

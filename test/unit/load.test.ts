@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configFromOptions, DEFAULT_STATES } from '../../src/config';
-import { ValidationError } from '../../src/errors';
+import { problems, ValidationError } from '../../src/errors';
 import { loadInputs, readStates } from '../../src/load';
 
 const dir = mkdtempSync(join(tmpdir(), 'callrec-load-'));
@@ -29,6 +29,19 @@ describe('loadInputs: the files a config names', () => {
     expect(() => loadInputs(configFromOptions({ fixtures: { accounts: [{ friendly_name: '' }] } }))).toThrow(
       'options.fixtures: accounts[0].friendly_name: must be a non-empty string',
     );
+  });
+
+  test("--restcomm-console: Restcomm's dialect, and a folder with the console's index.html", () => {
+    const consoleDir = mkdtempSync(join(tmpdir(), 'callrec-console-'));
+    const withIndex = mkdtempSync(join(tmpdir(), 'callrec-console-'));
+    writeFileSync(join(withIndex, 'index.html'), '<html></html>');
+    expect(() => loadInputs(configFromOptions({ restcommConsole: withIndex }))).toThrow(
+      new ValidationError('restcomm-console', problems.consoleNeedsRestcomm),
+    );
+    expect(() => loadInputs(configFromOptions({ restcommConsole: consoleDir, dialect: 'restcomm' }))).toThrow(
+      new ValidationError('restcomm-console', problems.consoleNoIndex(consoleDir)),
+    );
+    expect(loadInputs(configFromOptions({ restcommConsole: withIndex, dialect: 'restcomm' })).accounts.length).toBe(4);
   });
 
   test('a missing file names the file and the reason', () => {
