@@ -69,9 +69,12 @@ interface Page<R> {
   walk: WalkPage | null;
 }
 
-/** One item of a page: the record (as it was when the order was built), its table, id and account. */
+/**
+ * One item of a page: its table, id and account, and its record (as it was when the order was
+ * built), made only when asked: an item in the item cache is never generated.
+ */
 interface PageItem<R> {
-  record: R;
+  record(): R;
   tableId: number;
   id: number;
   accountSid: string;
@@ -198,14 +201,14 @@ async function listPage<C extends string, R extends { sid: string }>(
     order = state.order;
     tableId = table.id;
     const accountSid = account.profile.sid;
-    item = (id) => ({ record: state.get(id), tableId: table.id, id, accountSid });
+    item = (id) => ({ record: () => state.get(id), tableId: table.id, id, accountSid });
   } else {
     const merged = await familyOrder(resource, family, query.sort, query.filter);
     order = merged.order;
     item = (ref) => {
       const part = merged.parts[partOf(ref)] as (typeof merged.parts)[number];
       const id = idOf(ref);
-      return { record: part.state.get(id), tableId: part.tableId, id, accountSid: part.accountSid };
+      return { record: () => part.state.get(id), tableId: part.tableId, id, accountSid: part.accountSid };
     };
   }
   const window = pageWindow(settings.paging, order.length, query.page, query.pageSize);
@@ -215,7 +218,7 @@ async function listPage<C extends string, R extends { sid: string }>(
   const { offset, count } = window;
   await runSliced(readyRange(order, offset - 1, offset + Math.min(count, READY_AHEAD) + 1));
   await runSliced(readyRange(order, offset + count - 1, offset + count));
-  const sidAt = (position: number) => item(order.at(position)).record.sid;
+  const sidAt = (position: number) => item(order.at(position)).record().sid;
   const lastSid = window.hasNext ? sidAt(window.offset + window.count - 1) : undefined;
   // Production ignores AfterSid. The previous page's next link carries the sid of the item just
   // before this page: normal use, said nothing of. Any other sid is a client relying on it.
@@ -300,7 +303,7 @@ export function listHandler<C extends string, R extends { sid: string }>(
     exchange.walk = walk;
     // Each record is written under its own account (its sid and uri), as production stores them.
     const render = ({ record, accountSid }: PageItem<R>) =>
-      itemText(resource.wire, format, record, accountSid, settings.fileBase);
+      itemText(resource.wire, format, record(), accountSid, settings.fileBase);
     if (window.count > STREAM_THRESHOLD) {
       // A huge page would flush the caches for one reader: it is rendered and streamed as is,
       // over many turns of the event loop, from the state its order was built for.
