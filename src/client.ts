@@ -37,6 +37,8 @@ export interface JournalQuery {
   status?: number;
   since?: string;
   limit?: number;
+  /** Include the inspector's own requests (left out by default). */
+  inspector?: boolean;
 }
 
 /** A fault as the admin API shows it: its spec, its id, and how often it matched and applied. */

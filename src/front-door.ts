@@ -7,6 +7,21 @@ import { type Exchange, openExchange } from './http/exchange';
 import type { RequestLogger } from './logger';
 import type { World } from './store/world';
 
+/** The header the inspector sends on its API requests (any value): see the front door. */
+export const INSPECTOR_HEADER = 'x-emulator-inspector';
+/** The inspector's pages: what the `Referer` of an `<audio>` it plays (which sends no header of ours) names. */
+const INSPECTOR_PAGE = `${ADMIN}/ui`;
+
+/** Whether the inspector sent a request: its header, or (for media elements) a page of it as the referrer. */
+function fromInspector(req: IncomingMessage): boolean {
+  if (req.headers[INSPECTOR_HEADER] !== undefined) return true;
+  const referer = req.headers.referer;
+  if (referer === undefined) return false;
+  const at = referer.indexOf(INSPECTOR_PAGE);
+  // The referrer's path, right after its origin, is an inspector page (`http://host:port/__admin/ui…`).
+  return at > 0 && referer.startsWith('http') && referer.indexOf('/', referer.indexOf('//') + 2) === at;
+}
+
 export interface FrontDoorDeps {
   /** Where every request that gets through goes: the express app. */
   next: RequestListener;
@@ -147,7 +162,12 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     }
     // Wall-clock time is for the journal and rate windows only; it never shapes data.
     const arrivedMs = Date.now();
-    const action = faults.match({ method: ex.method, path: ex.decodedPath, account: ex.account }, arrivedMs);
+    // The inspector's own requests are a person looking, not the client under test: no fault
+    // meant for the client is spent on them, and no walk is made of them.
+    const inspector = fromInspector(req);
+    const action = inspector
+      ? null
+      : faults.match({ method: ex.method, path: ex.decodedPath, account: ex.account }, arrivedMs);
     res.on('close', () => {
       log?.(req, res, ex);
       journal.add({
@@ -160,8 +180,9 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         duration_ms: elapsedMs(ex),
         warnings: ex.warnings,
         fault: action === null ? null : { id: action.id, effect: action.effect },
-        walk: res.statusCode === 200 ? ex.walk : null,
-        credentials: ex.walk === null ? null : (req.headers.authorization ?? ''),
+        walk: res.statusCode === 200 && !inspector ? ex.walk : null,
+        credentials: ex.walk === null || inspector ? null : (req.headers.authorization ?? ''),
+        inspector,
         requestHeaders: req.rawHeaders,
         // A copy (node hands one out): the answer's headers as they went, for the journal's detail.
         responseHeaders: res.headersSent ? (ex.sentHeaders ?? res.getHeaders()) : undefined,

@@ -32,7 +32,7 @@ export async function renderAccounts(main, home = main) {
         h('code', { title: a.token }, `${a.token.slice(0, 8)}…`),
         ' ',
         button('Copy curl', () => copy(curlOf(list, a.token), `a curl line for ${name}`), {
-          'aria-label': `Copy a curl command for ${name}, with its token`,
+          'aria-label': `Copy curl for ${name}, with its token`,
         }),
       ),
       h('a', { href: `#/calls/${a.sid}` }, String(a.calls)),

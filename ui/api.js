@@ -40,6 +40,16 @@ export function requestable(printed) {
   return path + query;
 }
 
+/** The event a view sends when a write set the world's clock (a state import), for the header. */
+export const CLOCK_CHANGED = 'emulator-clock-changed';
+
+/**
+ * Sent on every API request the inspector makes: the emulator then keeps it out of the walks
+ * report and the faults, and lists it in the journal only when asked (a person looking is not
+ * the client under test).
+ */
+export const INSPECTOR = { 'X-Emulator-Inspector': '1' };
+
 /**
  * The `Authorization` header of an account: its token as the user name.
  * @param {string} token
@@ -53,7 +63,7 @@ export const basic = (token) => `Basic ${btoa(`${token}:`)}`;
  * @returns {Promise<{ status: number, body: any, headers: Headers }>}
  */
 export async function get(path, token) {
-  const res = await fetch(path, { headers: { Authorization: basic(token) } });
+  const res = await fetch(path, { headers: { Authorization: basic(token), ...INSPECTOR } });
   const text = await res.text();
   let body = null;
   try {

@@ -1,7 +1,7 @@
 // @ts-check
 
 import { renderAccounts } from './accounts.js';
-import { admin } from './api.js';
+import { admin, CLOCK_CHANGED } from './api.js';
 import { renderCall } from './call.js';
 import { button, focusedName, h, refocus, say } from './dom.js';
 import { renderFaults } from './faults.js';
@@ -32,6 +32,8 @@ const VIEWS = {
 /** @type {(() => void) | void} */
 let stop;
 let drawing = 0;
+/** Ends the "working on it" note of the drawing under way, if any. */
+let endBusy = () => {};
 
 /** Draws the view the location's hash names: `#/calls/AC…?PageSize=50`. */
 async function route() {
@@ -52,6 +54,9 @@ async function route() {
   const focused = focusedName();
   const first = drawing === 1;
   const next = h('div', { class: 'view' });
+  // A navigation that comes while another is worked on replaces its note.
+  endBusy();
+  endBusy = working(main, mine);
   try {
     const cleanup = await view?.(next, parts, query);
     // A later navigation won the race: this drawing is not shown.
@@ -62,11 +67,62 @@ async function route() {
     stop = cleanup;
   } catch (err) {
     next.append(h('p', { class: 'error', role: 'alert' }, String(err instanceof Error ? err.message : err)));
+  } finally {
+    if (mine === drawing) endBusy();
   }
   if (mine !== drawing) return;
   main.replaceChildren(next);
   // On a navigation (not the first load), focus follows: the same control, or the new heading.
   if (!first) refocus(main, focused, true);
+}
+
+/** How long a view may take before it says it is working. */
+const BUSY_AFTER_MS = 300;
+
+/**
+ * Says, when a view is slow to come (the first sort of ten million calls builds its order for
+ * seconds), that work is under way and for how long, and offers to stop waiting: the view
+ * shown stays usable meanwhile, and any other navigation leaves the wait too. Returns what ends it.
+ * @param {HTMLElement} main
+ * @param {number} mine the drawing it is for
+ */
+function working(main, mine) {
+  const started = performance.now();
+  /** @type {HTMLElement | null} */
+  let note = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let tick;
+  const show = setTimeout(() => {
+    if (mine !== drawing) return;
+    const elapsed = h('span', { class: 'elapsed' }, '');
+    const update = () => {
+      elapsed.textContent = `${((performance.now() - started) / 1000).toFixed(0)} s`;
+    };
+    update();
+    tick = setInterval(update, 1000);
+    note = h(
+      'p',
+      { class: 'busy', role: 'status' },
+      'Working on it: the emulator builds this order once (a first sort or filter of a large account takes seconds), ',
+      elapsed,
+      ' so far. ',
+      button('Stop waiting', () => {
+        // The answer, when it comes, is not drawn; the view shown stays.
+        drawing++;
+        end();
+        say('Stopped waiting; the emulator finishes the order, and the next visit is quick.');
+      }),
+    );
+    main.setAttribute('aria-busy', 'true');
+    main.prepend(note);
+  }, BUSY_AFTER_MS);
+  const end = () => {
+    clearTimeout(show);
+    clearInterval(tick);
+    note?.remove();
+    main.removeAttribute('aria-busy');
+  };
+  return end;
 }
 
 /** The world's clock in the header, with the presets to move it. */
@@ -99,8 +155,18 @@ export async function drawClock() {
   );
 }
 
-window.addEventListener('hashchange', () => void route());
+window.addEventListener('hashchange', () => {
+  // The skip link's own hash is not a view (see below).
+  if (location.hash !== '#main') void route();
+});
+// A write that sets the clock (a state import) redraws it in the header.
+window.addEventListener(CLOCK_CHANGED, () => void drawClock());
 window.addEventListener('DOMContentLoaded', () => {
+  // "Skip to content" moves focus to the view, without going through the router.
+  document.querySelector('a.skip')?.addEventListener('click', (event) => {
+    event.preventDefault();
+    document.getElementById('main')?.focus();
+  });
   void drawClock();
   void route();
 });

@@ -26,7 +26,9 @@ export function h(tag, attrs, ...children) {
 }
 
 /**
- * A button that runs `action`, disabled while it runs; a failure goes to the status line.
+ * A button that runs `action`, and ignores clicks while it runs; a failure goes to the status
+ * line. It says it is busy with `aria-disabled` rather than `disabled`: a disabled button drops
+ * the focus to the page, and a keyboard user would start again from the top.
  * @param {string} label
  * @param {() => unknown} action
  * @param {Record<string, unknown>} [attrs]
@@ -34,13 +36,14 @@ export function h(tag, attrs, ...children) {
 export function button(label, action, attrs = {}) {
   const el = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', ...attrs }, label));
   el.addEventListener('click', async () => {
-    el.disabled = true;
+    if (el.getAttribute('aria-disabled') === 'true') return;
+    el.setAttribute('aria-disabled', 'true');
     try {
       await action();
     } catch (err) {
       say(String(err instanceof Error ? err.message : err), true);
     } finally {
-      el.disabled = false;
+      el.removeAttribute('aria-disabled');
     }
   });
   return el;
@@ -108,7 +111,8 @@ export function codeLine(text, what) {
   return h(
     'div',
     { class: 'code-line' },
-    h('code', null, text),
+    // A line wider than the screen scrolls: focusable, so a keyboard can scroll it too.
+    h('code', { tabindex: 0, role: 'region', 'aria-label': what }, text),
     button('Copy', () => copy(text, what), { 'aria-label': `Copy ${what}` }),
   );
 }
@@ -147,11 +151,24 @@ export async function redrawView(home, view) {
   refocus(home, name);
 }
 
-/** The name of the focused control (its aria-label, else its text), to find it again once redrawn. */
+/**
+ * What names a control to a person: its aria-label, else its label (a form field, whose text is
+ * empty), else its text.
+ * @param {Element} el
+ */
+function nameOf(el) {
+  const label = el.getAttribute('aria-label');
+  if (label !== null) return label;
+  const labels = /** @type {HTMLInputElement} */ (el).labels;
+  if (labels !== undefined && labels !== null && labels.length > 0) return `label:${labels[0]?.textContent}`;
+  return el.textContent;
+}
+
+/** The name of the focused control (see `nameOf`), to find it again once redrawn. */
 export function focusedName() {
   const focused = document.activeElement;
   if (focused === null || focused === document.body) return null;
-  return focused.getAttribute('aria-label') ?? focused.textContent;
+  return nameOf(focused);
 }
 
 /**
@@ -163,7 +180,7 @@ export function focusedName() {
  */
 export function refocus(container, name, heading = false) {
   const again = [...container.querySelectorAll('button, a, input, select')].find(
-    (el) => name !== null && (el.getAttribute('aria-label') ?? el.textContent) === name,
+    (el) => name !== null && nameOf(el) === name,
   );
   if (again instanceof HTMLElement) {
     again.focus();

@@ -38,7 +38,7 @@ export async function renderFaults(main, home = main) {
     h('h2', null, 'Faults'),
     table(
       `${faults.length} faults`,
-      ['Id', 'Does', 'On', 'Matched', 'Applied', ''],
+      ['Id', 'Does', 'On', 'Matched', 'Applied', 'Actions'],
       faults.map((/** @type {any} */ f) => {
         const { id, matched, applied, path: p, account: a, method, times: t, ...does } = f;
         return [

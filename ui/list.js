@@ -43,6 +43,9 @@ const KINDS = {
   },
 };
 
+/** What a link already says; the rest of a list's query (SortBy, filters) goes with every link followed. */
+const PAGING = ['Page', 'PageSize', 'AfterSid'];
+
 /** The envelope's links, in the order a pager shows them. */
 const LINKS = /** @type {const} */ ([
   ['first_page_uri', 'First'],
@@ -92,7 +95,7 @@ export async function renderList(main, kind, sid, query) {
   const items = env[kind];
   main.append(
     warning ? h('p', { class: 'warning', role: 'note' }, `Warning: ${warning}`) : '',
-    pager(env, go),
+    pager(env, query, go),
     envelope(env),
     table(
       `Page ${env.page}: ${items.length} ${kind} of ${env.total}`,
@@ -176,10 +179,13 @@ function controls(kind, all, sid, query, go) {
 
 /**
  * Buttons that follow the envelope's own links; a `"null"` link is shown as production writes it.
+ * Production's links carry only Page, PageSize and AfterSid: a client walking a sorted or
+ * filtered list re-adds its SortBy and filters to each, and so does this pager.
  * @param {any} env
+ * @param {URLSearchParams} query the list's query now
  * @param {(q: URLSearchParams) => void} go
  */
-function pager(env, go) {
+function pager(env, query, go) {
   return h(
     'nav',
     { class: 'pager', 'aria-label': 'Pages' },
@@ -188,7 +194,12 @@ function pager(env, go) {
       if (link === 'null')
         return h('button', { type: 'button', disabled: true, title: `${key} is "null"` }, `${label} ("null")`);
       const at = String(link).indexOf('?');
-      return button(label, () => go(new URLSearchParams(at < 0 ? '' : String(link).slice(at + 1))), { title: link });
+      const follow = () => {
+        const next = new URLSearchParams(at < 0 ? '' : String(link).slice(at + 1));
+        for (const [name, value] of query) if (!PAGING.includes(name)) next.set(name, value);
+        go(next);
+      };
+      return button(label, follow, { title: link });
     }),
   );
 }

@@ -1,5 +1,5 @@
 // @ts-check
-import { admin } from './api.js';
+import { admin, CLOCK_CHANGED } from './api.js';
 import { button, field, h, say } from './dom.js';
 
 /**
@@ -23,6 +23,7 @@ export async function renderState(main) {
     try {
       const done = await admin('PUT', '/state', await chosen.text());
       shown.textContent = done.hash;
+      window.dispatchEvent(new Event(CLOCK_CHANGED));
       say(`Imported ${chosen.name}: hash ${done.hash}.`);
     } catch (err) {
       say(String(err instanceof Error ? err.message : err), true);

@@ -1,4 +1,6 @@
 // @ts-check
+import { INSPECTOR } from './api.js';
+
 /** Bytes of a WAVE header as the emulator writes it (PCM, 8 kHz, mono, 16-bit). */
 const HEADER = 44;
 /** A file this small is read whole; past it, RANGES pieces spread across it (an hour of audio is 57 MB). */
@@ -28,7 +30,7 @@ function peaksOf(samples, n) {
  * @param {string} wav the `.wav` path
  */
 export async function drawWaveform(canvas, wav) {
-  const head = await fetch(wav, { headers: { Range: `bytes=0-${HEADER - 1}` } });
+  const head = await fetch(wav, { headers: { Range: `bytes=0-${HEADER - 1}`, ...INSPECTOR } });
   // Content-Range: bytes 0-43/TOTAL: the file's size, without reading it.
   const total = Number((head.headers.get('Content-Range') ?? '').split('/')[1]);
   if (!(total > HEADER)) throw new Error(`unexpected answer ${head.status}`);
@@ -36,7 +38,7 @@ export async function drawWaveform(canvas, wav) {
   /** @type {number[]} */
   let peaks;
   if (total <= WHOLE_BYTES) {
-    const bytes = await (await fetch(wav, { headers: { Range: `bytes=${HEADER}-` } })).arrayBuffer();
+    const bytes = await (await fetch(wav, { headers: { Range: `bytes=${HEADER}-`, ...INSPECTOR } })).arrayBuffer();
     peaks = peaksOf(new Int16Array(bytes, 0, Math.floor(bytes.byteLength / 2)), columns);
   } else {
     const per = Math.ceil(columns / RANGES);
@@ -44,7 +46,7 @@ export async function drawWaveform(canvas, wav) {
     const parts = await Promise.all(
       Array.from({ length: RANGES }, async (_, k) => {
         const from = HEADER + k * stride;
-        const res = await fetch(wav, { headers: { Range: `bytes=${from}-${from + RANGE_BYTES - 1}` } });
+        const res = await fetch(wav, { headers: { Range: `bytes=${from}-${from + RANGE_BYTES - 1}`, ...INSPECTOR } });
         const bytes = await res.arrayBuffer();
         return peaksOf(new Int16Array(bytes, 0, Math.floor(bytes.byteLength / 2)), per);
       }),

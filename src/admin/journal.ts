@@ -1,9 +1,9 @@
-import { ApiError, messages } from '../errors';
+import { ApiError, messages, problems, ValidationError } from '../errors';
 import type { JournalFilter } from '../harness/journal';
 import { instantAt, queryInt, queryOf } from '../input/fields';
 import { type AdminHandler, ok, scopedAccount } from './context';
 
-const PARAMETERS = ['account', 'method', 'path', 'status', 'since', 'limit'];
+const PARAMETERS = ['account', 'method', 'path', 'status', 'since', 'limit', 'inspector'];
 
 /** The query of `GET /__admin/requests`, validated; a ValidationError naming the parameter otherwise. */
 export function journalFilter(rawQuery: string, size: number): JournalFilter {
@@ -23,6 +23,10 @@ export function journalFilter(rawQuery: string, size: number): JournalFilter {
   if (limit !== undefined) filter.limit = Math.min(limit, Math.max(1, size));
   const since = q.get('since');
   if (since !== null) filter.sinceMs = instantAt('query.since', since);
+  const inspector = q.get('inspector');
+  if (inspector !== null && inspector !== 'true' && inspector !== 'false')
+    throw new ValidationError('query.inspector', problems.flag(inspector));
+  if (inspector === 'true') filter.inspector = true;
   return filter;
 }
 

@@ -18,6 +18,8 @@ export interface JournalEntry {
   fault: { id: string; effect: string } | null;
   /** True when the path, the query or a warning was cut to fit the journal's bounds. */
   truncated: boolean;
+  /** Sent by the inspector (`X-Emulator-Inspector`): listed only when asked for, never a walk. */
+  inspector: boolean;
 }
 
 /** One entry with the headers of its request and its answer (`GET /__admin/requests/{id}`). */
@@ -37,8 +39,12 @@ export interface JournalFilter {
   /** Entries at or after this instant (ms since the epoch). */
   sinceMs?: number;
   limit?: number;
+  /** Include the inspector's own requests (left out by default). */
+  inspector?: boolean;
 }
 
+/** The key of the inspector's lane: no account sid looks like it. */
+const INSPECTOR_LANE = 'inspector';
 /** What the journal keeps of each text at most; the entry says when something was cut. */
 export const JOURNAL_TEXT_CHARS = 1024;
 /** Warnings kept per entry at most (each cut to JOURNAL_TEXT_CHARS). */
@@ -69,7 +75,9 @@ const cut = (text: string) => (text.length > JOURNAL_TEXT_CHARS ? text.slice(0, 
  * ms; the text `time` is formatted only when someone reads), and for a list page what the walks
  * report needs.
  */
-export interface JournalRecord extends Omit<JournalEntry, 'id' | 'time' | 'warnings' | 'truncated'> {
+export interface JournalRecord extends Omit<JournalEntry, 'id' | 'time' | 'warnings' | 'truncated' | 'inspector'> {
+  /** Sent by the inspector; absent: a client's. */
+  inspector?: boolean;
   /** Wall-clock milliseconds since the epoch the request arrived at. */
   arrivedMs: number;
   /** Not changed after it is handed over. */
@@ -94,6 +102,7 @@ export interface JournaledPage {
 
 /** An entry as held: the record, bounded, with its id and its cost. */
 interface Held extends JournalRecord {
+  inspector: boolean;
   id: number;
   truncated: boolean;
   bytes: number;
@@ -257,6 +266,7 @@ export class Journal {
       duration_ms: record.duration_ms,
       warnings,
       fault: record.fault,
+      inspector: record.inspector === true,
       walk: record.walk ?? null,
       credentials: record.credentials ?? null,
       requestHeaders: record.requestHeaders ?? NO_HEADERS,
@@ -271,7 +281,9 @@ export class Journal {
     if (record.responseHeaders !== undefined) entry.bytes += RESPONSE_HEADER_BYTES;
     if (entry.walk !== null && entry.walk !== undefined)
       entry.bytes += 4 * entry.walk.ids.length + 2 * (entry.credentials?.length ?? 0);
-    const key = record.account ?? '';
+    // The inspector's requests have a lane of their own: a person browsing (a waveform is dozens
+    // of range requests) never evicts what a test client's requests left.
+    const key = entry.inspector ? INSPECTOR_LANE : (record.account ?? '');
     let lane = this.lanes.get(key);
     if (lane === undefined) {
       lane = new Lane(key);
@@ -303,11 +315,14 @@ export class Journal {
     if (lane.length === 0) this.lanes.delete(lane.key);
   }
 
-  /** The lanes a filter reads: one account's, or all. */
+  /** The lanes a filter reads: one account's, or all; and the inspector's when it is asked for. */
   private lanesFor(filter: JournalFilter): Lane[] {
-    if (filter.account === undefined) return [...this.lanes.values()];
+    const inspector = filter.inspector === true ? this.lanes.get(INSPECTOR_LANE) : undefined;
+    if (filter.account === undefined) {
+      return [...this.lanes.values()].filter((l) => l.key !== INSPECTOR_LANE || inspector !== undefined);
+    }
     const lane = this.lanes.get(filter.account);
-    return lane === undefined ? [] : [lane];
+    return [lane, inspector].filter((l): l is Lane => l !== undefined);
   }
 
   /** Entries newest first, filtered; at most `limit` (default: `size`). */
@@ -389,6 +404,7 @@ function entryOf(e: Held): JournalEntry {
     warnings: [...e.warnings],
     fault: e.fault,
     truncated: e.truncated,
+    inspector: e.inspector,
   };
 }
 

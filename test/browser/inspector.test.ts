@@ -97,16 +97,23 @@ suite('the inspector in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Next ("null")' }).isDisabled()).toBe(true);
     await page.locator('details.envelope summary').click();
     await expect(page.locator('details.envelope').textContent()).resolves.toContain("the last page's index");
-    // The curl line is the request the page sent: the journal has it.
+    // The curl line is the request the page sent: the journal has it, as the inspector's own.
     const curl = await page.locator('.code-line code').first().textContent();
-    const journal = await connect(em.url).requests({ account: ACME, limit: 1 });
+    const journal = await connect(em.url).requests({ account: ACME, limit: 1, inspector: true });
     expect(curl).toContain(`${journal[0]?.path}?${journal[0]?.query}`);
+    expect(journal[0]?.inspector).toBe(true);
+    expect(await connect(em.url).requests({ account: ACME })).toEqual([]);
     await shot(page, 'calls-last-page');
   });
 
-  test('an empty last page shows as one, and a walk through the pages shows in Walks', async () => {
+  test('an empty last page shows as one; a client walking the same account meanwhile stays one complete walk', async () => {
     const globex = em.accounts.find((a) => a.calls === 50)!;
+    const auth = { Authorization: `Basic ${Buffer.from(`${globex.token}:`).toString('base64')}` };
+    const clientPage = (n: number) =>
+      fetch(`${em.url}/call/2012-04-24/Accounts/${globex.sid}/Calls.json?Page=${n}&PageSize=20`, { headers: auth });
+    await clientPage(0);
     await open(`#/calls/${globex.sid}?PageSize=25`);
+    await clientPage(1);
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.locator('main table caption', { hasText: 'Page 1:' }).waitFor();
     await page.getByRole('button', { name: 'Next', exact: true }).click();
@@ -114,6 +121,8 @@ suite('the inspector in Chromium', () => {
     await page.locator('main table caption', { hasText: 'Page 2:' }).waitFor();
     expect(await caption()).toBe('Page 2: 0 calls of 50');
     expect(await page.locator('main td.empty').textContent()).toContain('production paging can end on an empty page');
+    await clientPage(2);
+    // The inspector's pages are a person looking: the walks report has the client's walk alone, whole.
     await page.goto(`${em.url}/__admin/ui#/walks`);
     await page.locator('main h2', { hasText: 'Walks' }).waitFor();
     expect(await columnOf('Pages')).toEqual(['3 (0–2)']);
@@ -236,7 +245,12 @@ suite('the inspector in Chromium', () => {
     expect(played.paused).toBe(false);
     expect(played.at).toBeGreaterThan(played.duration / 2 - 1);
     // The browser asked the .wav by ranges (seeking and the waveform): the journal shows 206s.
-    const wav = await connect(em.url).requests({ path: `/call/2012-04-24/Accounts/${ACME}/Recordings/${rec.sid}.wav` });
+    const wav = await connect(em.url).requests({
+      path: `/call/2012-04-24/Accounts/${ACME}/Recordings/${rec.sid}.wav`,
+      inspector: true,
+    });
+    // All of them the inspector's own: the page's <audio> sends none of our headers, but its referrer names the page.
+    expect(wav.every((r) => r.inspector)).toBe(true);
     expect(wav.filter((r) => r.status === 206).length).toBeGreaterThan(1);
     await page.locator(`section[aria-label="Recording ${rec.sid}"]`).scrollIntoViewIfNeeded();
     await shot(page, 'call-recording');
@@ -314,6 +328,159 @@ suite('the inspector in Chromium', () => {
     await page.getByRole('button', { name: 'Import' }).click();
     await page.locator('#state-hash', { hasText: hash ?? '' }).waitFor();
     expect((await (await fetch(`${em.url}/__admin/state/hash`)).json()) as { hash: string }).toMatchObject({ hash });
+  });
+
+  test('paging keeps the sort and the filters, and sends what a link-following client sends: no warning', async () => {
+    await open(`#/calls/${ACME}`);
+    await page.getByLabel('SortBy').selectOption('From');
+    await page.getByLabel('Order').selectOption('asc');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/SortBy=From%3Aasc/);
+    await page.locator('main table caption', { hasText: 'Page 0:' }).waitFor();
+    const firstPage = await columnOf('From');
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.locator('main table caption', { hasText: 'Page 1:' }).waitFor();
+    const secondPage = await columnOf('From');
+    // Sorted still: page 1 goes on where page 0 ended.
+    expect([...firstPage, ...secondPage]).toEqual([...firstPage, ...secondPage].sort());
+    await page.getByRole('button', { name: 'Last', exact: true }).click();
+    await page.locator('main table caption', { hasText: 'Page 8:' }).waitFor();
+    expect(page.url()).toContain('SortBy=From%3Aasc');
+    expect(await page.locator('main p.warning').count()).toBe(0);
+
+    await open(`#/calls/${ACME}`);
+    await page.getByLabel('Status').fill('completed');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/Status=completed/);
+    // The sorted page stays until the filtered one is drawn: wait for a total that is not all 448.
+    const shown = await settled(
+      caption,
+      (c) => /^Page 0: \d+ calls of \d+$/.test(c ?? '') && !(c ?? '').endsWith(' 448'),
+    );
+    const total = Number(/of (\d+)$/.exec(shown ?? '')?.[1]);
+    await page.getByRole('button', { name: 'Last', exact: true }).click();
+    const lastIndex = Math.floor(total / 50);
+    await page.locator('main table caption', { hasText: `Page ${lastIndex}:` }).waitFor();
+    expect(await caption()).toBe(`Page ${lastIndex}: ${total - lastIndex * 50} calls of ${total}`);
+    expect(new Set((await columnOf('Status')).map((s) => s.toLowerCase()))).toEqual(new Set(['completed']));
+    expect(await page.locator('main p.warning').count()).toBe(0);
+    // None of it reached the client's journal or the walks report.
+    expect(await connect(em.url).requests({ account: ACME })).toEqual([]);
+    expect(await connect(em.url).walks(ACME)).toEqual([]);
+  });
+
+  test('the skip link focuses the view and stays on it; a busy button keeps the focus; an import refreshes the clock', async () => {
+    page.on('dialog', (d) => void d.accept());
+    await open('#/journal');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    expect(await page.locator('main h2').first().textContent()).toBe('Journal');
+
+    // Enter in a filter applies it, and the focus stays in that field (not the first one of the form).
+    await open(`#/calls/${ACME}`);
+    await page.getByLabel('Status').fill('busy');
+    await page.getByLabel('Status').press('Enter');
+    await page.waitForURL(/Status=busy/);
+    await settled(
+      () => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? ''),
+      (label) => label === 'Status',
+    );
+    expect(
+      await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent),
+    ).toBe('Status');
+
+    await open();
+    const fork = page.getByRole('button', { name: `Fork ${em.accounts[0]?.friendly_name} into a sandbox` });
+    await fork.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('main td', { hasText: 'sandbox of' }).first().waitFor();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+    for (const box of await connect(em.url).sandboxes())
+      await fetch(`${em.url}/__admin/sandboxes/${box.sid}`, { method: 'DELETE' });
+
+    // A state exported at another clock, imported: the header shows the clock it brought.
+    const state = (await (await fetch(`${em.url}/__admin/state`)).json()) as { clock: string };
+    state.clock = '2026-01-02T03:04:05.000Z';
+    await page.goto(`${em.url}/__admin/ui#/state`);
+    await page.locator('#state-hash').waitFor();
+    await page.getByLabel('State file').setInputFiles({
+      name: 'moved.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(state)),
+    });
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.locator('#clock-now', { hasText: '2026-01-02T03:04:05.000Z' }).waitFor();
+  });
+
+  test('a slow view says it is working, for how long, and can be left', async () => {
+    await open(`#/calls/${ACME}`);
+    // The first sort of a large account builds its order for seconds: here, an answer held back.
+    await page.route('**/Calls.json?*SortBy=To*', async (route) => {
+      await new Promise((r) => setTimeout(r, 2500));
+      await route.continue().catch(() => undefined);
+    });
+    await page.getByLabel('SortBy').selectOption('To');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const note = page.locator('main p.busy');
+    await note.waitFor();
+    expect(await note.textContent()).toMatch(/Working on it: .* \d+ s so far/);
+    expect(await page.locator('main').getAttribute('aria-busy')).toBe('true');
+    // The view shown stays usable meanwhile; stopping the wait keeps it.
+    expect(await caption()).toBe('Page 0: 50 calls of 448');
+    await page.getByRole('button', { name: 'Stop waiting' }).click();
+    await note.waitFor({ state: 'detached' });
+    await page.waitForTimeout(3000);
+    expect(await caption()).toBe('Page 0: 50 calls of 448');
+    expect(await page.locator('main').getAttribute('aria-busy')).toBeNull();
+    await page.unroute('**/Calls.json?*SortBy=To*');
+  });
+
+  test('axe-core finds no serious or critical violation in any view, at 1280 and at 390 wide', async () => {
+    const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    // axe is injected as a script, which the inspector's CSP (script-src 'self') rightly refuses:
+    // this page alone bypasses it.
+    await page.close();
+    page = await browser.newPage({ bypassCSP: true });
+    page.setDefaultTimeout(5000);
+    page.on('request', (r) => asked.push(r.url()));
+    // Every view with something in it: a client's request in the journal, a fault in Faults.
+    await fetch(`${em.url}/call/2012-04-24/Accounts/${ACME}/Calls.json?PageSize=2`, {
+      headers: { Authorization: `Basic ${Buffer.from(`${em.accounts[0]?.token}:`).toString('base64')}` },
+    });
+    await connect(em.url).faults.add({ path: '/call/x', status: 429, times: 1 });
+    const views = [
+      '',
+      '#/calls',
+      `#/calls/${ACME}?SortBy=From:asc`,
+      '#/recordings',
+      '#/notifications',
+      '#/journal',
+      '#/faults',
+      '#/walks',
+      '#/state',
+    ];
+    const found: string[] = [];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      for (const view of views) {
+        await open(view);
+        await page.locator('main table caption, main form').first().waitFor();
+        await page.addScriptTag({ content: axe });
+        const result = (await page.evaluate(() =>
+          (window as unknown as { axe: { run: (c: unknown) => Promise<unknown> } }).axe.run(document),
+        )) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+        for (const v of result.violations) {
+          if (v.impact === 'serious' || v.impact === 'critical') {
+            found.push(
+              `${width} ${view || '#/accounts'}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+            );
+          }
+        }
+      }
+    }
+    await connect(em.url).faults.clear();
+    expect(found).toEqual([]);
   });
 
   test('usable by keyboard, labelled, readable on a phone', async () => {

@@ -112,6 +112,68 @@ describe('the request journal', () => {
   });
 });
 
+describe("the inspector's own requests: a person looking, not the client under test", () => {
+  const INSPECTOR = { 'X-Emulator-Inspector': '1' };
+
+  test('left out of the journal unless asked for; in their own lane, so they never evict a client’s entries', async () => {
+    const { app, world } = makeEmulator({ journalSize: 3 });
+    const a = byCalls(world, 448);
+    for (const page of [0, 1, 2]) await authGet(app, `${callsPath(a.sid)}?Page=${page}`, a.token);
+    for (let k = 0; k < 10; k++)
+      await request(app)
+        .get(`${callsPath(a.sid)}?Page=${k}`)
+        .auth(a.token, '')
+        .set(INSPECTOR);
+    const clients = (await request(app).get('/__admin/requests')).body;
+    expect(clients.requests.map((e: Item) => e.query)).toEqual(['Page=2', 'Page=1', 'Page=0']);
+    expect(clients.requests.every((e: Item) => e.inspector === false)).toBe(true);
+    const all = (await request(app).get(`/__admin/requests?inspector=true&account=${a.sid}&limit=100`)).body;
+    expect(all.requests.filter((e: Item) => e.inspector).map((e: Item) => e.query)).toEqual([
+      'Page=9',
+      'Page=8',
+      'Page=7',
+    ]);
+    expect(all.matched).toBe(6);
+    const bad = await request(app).get('/__admin/requests?inspector=yes');
+    expect([bad.status, bad.body.message]).toEqual([400, `query.inspector: ${problems.flag('yes')}`]);
+  });
+
+  test('an inspector page as the referrer marks a request too (an <audio> sends no header of ours); another page does not', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    await request(app)
+      .get(callsPath(a.sid))
+      .auth(a.token, '')
+      .set('Referer', 'http://127.0.0.1:8080/__admin/ui#/calls');
+    await request(app).get(callsPath(a.sid)).auth(a.token, '').set('Referer', 'http://app.test/shop/__admin/ui');
+    const all = (await request(app).get('/__admin/requests?inspector=true')).body.requests as Item[];
+    expect(all.map((e) => e.inspector)).toEqual([false, true]);
+  });
+
+  test('never a walk, and never spends a fault meant for the client', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    await request(app).post('/__admin/faults').type('json').send({ path: '/call/', status: 503, times: 1 });
+    const looked = await request(app).get(callsPath(a.sid)).auth(a.token, '').set(INSPECTOR);
+    expect(looked.status).toBe(200);
+    const client = await authGet(app, callsPath(a.sid), a.token);
+    expect(client.status).toBe(503);
+    const walks = (await request(app).get('/__admin/walks')).body.walks as Item[];
+    expect(walks).toEqual([]);
+    // The client's pages, with the inspector's between them, are one walk.
+    for (const page of [0, 1]) {
+      await authGet(app, `${callsPath(a.sid)}?Page=${page}&PageSize=224`, a.token);
+      await request(app)
+        .get(`${callsPath(a.sid)}?PageSize=10`)
+        .auth(a.token, '')
+        .set(INSPECTOR);
+    }
+    await authGet(app, `${callsPath(a.sid)}?Page=2&PageSize=224`, a.token);
+    const after = (await request(app).get('/__admin/walks')).body.walks as Item[];
+    expect(after.map((w) => [w.pages, w.complete])).toEqual([[3, true]]);
+  });
+});
+
 describe('faults', () => {
   test('create, list, get, delete; bad faults are 400', async () => {
     const { app } = makeEmulator();
