@@ -106,6 +106,7 @@ function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, ex:
     const { status, body, headers } = action.respond;
     ex.sentHeaders = { ...headers, 'Content-Length': Buffer.byteLength(body) };
     res.writeHead(status, ex.sentHeaders);
+    ex.sentBody = body;
     res.end(body);
   } else {
     proceed();
@@ -132,6 +133,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         ex.warnings = hit.warnings;
         ex.walk = hit.walk ?? null;
         ex.sentHeaders = hit.headers;
+        ex.sentBody = hit.body;
         res.writeHead(200, hit.headers);
         res.end(hit.body);
         return;
@@ -186,6 +188,8 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         requestHeaders: req.rawHeaders,
         // A copy (node hands one out): the answer's headers as they went, for the journal's detail.
         responseHeaders: res.headersSent ? (ex.sentHeaders ?? res.getHeaders()) : undefined,
+        // A HEAD answer sends no body, whatever the route wrote.
+        body: ex.method === 'HEAD' ? null : ex.sentBody,
       });
     });
     if (action === null) {

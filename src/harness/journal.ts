@@ -28,6 +28,10 @@ export interface JournalDetail extends JournalEntry {
   request_headers: [string, string][];
   /** As answered; empty when the connection closed before an answer. */
   response_headers: Record<string, string | number | string[]>;
+  /** The answer's first BODY_BYTES bytes as text (a streamed page: of its first chunk); null for none kept (audio, no answer). */
+  response_body: string | null;
+  /** Whether the answer went on past what `response_body` holds. */
+  response_body_truncated: boolean;
 }
 
 export interface JournalFilter {
@@ -42,6 +46,24 @@ export interface JournalFilter {
   /** Include the inspector's own requests (left out by default). */
   inspector?: boolean;
 }
+
+/** What the journal keeps of an answer's body: enough to read an error or a page's head. */
+export const BODY_BYTES = 2048;
+
+/** Answers whose body is held by reference, newest: a successful page is kept only this long. */
+export const RECENT_BODIES = 32;
+/** And only while they hold this many bytes together (a thousand-item page is a megabyte). */
+const RECENT_BODY_BYTES = 8 * 1024 * 1024;
+
+/** The first BODY_BYTES bytes of a body, copied (a view would hold the whole body alive). */
+function headOf(body: Buffer | string): Buffer {
+  const bytes =
+    typeof body === 'string' ? Buffer.from(body.length > BODY_BYTES ? body.slice(0, BODY_BYTES) : body) : body;
+  return Buffer.from(bytes.subarray(0, BODY_BYTES));
+}
+
+/** A body's length in bytes. */
+const bytesOf = (body: Buffer | string) => (typeof body === 'string' ? Buffer.byteLength(body) : body.length);
 
 /** The key of the inspector's lane: no account sid looks like it. */
 const INSPECTOR_LANE = 'inspector';
@@ -90,6 +112,8 @@ export interface JournalRecord extends Omit<JournalEntry, 'id' | 'time' | 'warni
   requestHeaders?: readonly string[];
   /** The answer's headers, as `res.getHeaders()` gives them, or as node's flat [name, value, …] list. */
   responseHeaders?: Readonly<Record<string, unknown>> | readonly string[];
+  /** The answer's body as sent (held by reference until `add` copies its head). */
+  body?: Buffer | string | null;
 }
 
 /** A list page in the journal, as the walks report reads it. */
@@ -101,8 +125,12 @@ export interface JournaledPage {
 }
 
 /** An entry as held: the record, bounded, with its id and its cost. */
-interface Held extends JournalRecord {
+interface Held extends Omit<JournalRecord, 'body'> {
   inspector: boolean;
+  /** The body's first BODY_BYTES bytes, copied (a view would hold the whole body alive). */
+  bodyHead: Buffer | null;
+  /** The body's length, bytes (a streamed page: its first chunk's). */
+  bodyBytes: number;
   id: number;
   truncated: boolean;
   bytes: number;
@@ -230,6 +258,9 @@ function passes(e: Held, filter: JournalFilter): boolean {
 export class Journal {
   private readonly lanes = new Map<string, Lane>();
   private readonly byId = new Map<number, Held>();
+  /** The bodies of the newest successful answers, by entry id (see RECENT_BODIES). */
+  private readonly bodies = new Map<number, Buffer | string>();
+  private bodyBytes = 0;
   private bytes = 0;
   private total = 0;
 
@@ -255,6 +286,13 @@ export class Journal {
       for (const w of kept) chars += w.length;
       warnings = kept;
     }
+    // An error or an injected answer is small and rare: its head is copied and kept as long as the
+    // entry. A successful page is held by reference among the newest RECENT_BODIES only: copying
+    // every page's head cost a sixth of the hot page's throughput.
+    const body = record.body ?? null;
+    const kept = body !== null && (record.status >= 300 || record.fault !== null);
+    const bodyHead = kept ? headOf(body) : null;
+    const bodyBytes = kept ? bytesOf(body) : 0;
     // A literal of one fixed shape (a spread made every entry a slow, dictionary-mode object).
     const entry: Held = {
       arrivedMs: record.arrivedMs,
@@ -267,6 +305,8 @@ export class Journal {
       warnings,
       fault: record.fault,
       inspector: record.inspector === true,
+      bodyHead,
+      bodyBytes,
       walk: record.walk ?? null,
       credentials: record.credentials ?? null,
       requestHeaders: record.requestHeaders ?? NO_HEADERS,
@@ -279,6 +319,7 @@ export class Journal {
     // the array and a string header each.
     for (const h of entry.requestHeaders ?? NO_HEADERS) entry.bytes += 2 * h.length + 32;
     if (record.responseHeaders !== undefined) entry.bytes += RESPONSE_HEADER_BYTES;
+    entry.bytes += entry.bodyHead?.length ?? 0;
     if (entry.walk !== null && entry.walk !== undefined)
       entry.bytes += 4 * entry.walk.ids.length + 2 * (entry.credentials?.length ?? 0);
     // The inspector's requests have a lane of their own: a person browsing (a waveform is dozens
@@ -291,9 +332,21 @@ export class Journal {
     }
     lane.push(entry);
     this.byId.set(entry.id, entry);
+    if (body !== null && !kept) this.holdBody(entry.id, body);
     this.bytes += entry.bytes;
     if (lane.length > this.size) this.dropOldest(lane);
     while (this.bytes > this.budget && this.byId.size > 1) this.dropOldest(this.overShare(lane));
+  }
+
+  /** Holds a successful answer's body by reference, among the newest few (see RECENT_BODIES). */
+  private holdBody(id: number, body: Buffer | string): void {
+    this.bodies.set(id, body);
+    this.bodyBytes += body.length;
+    while (this.bodies.size > RECENT_BODIES || this.bodyBytes > RECENT_BODY_BYTES) {
+      const [oldest, held] = this.bodies.entries().next().value as [number, Buffer | string];
+      this.bodies.delete(oldest);
+      this.bodyBytes -= held.length;
+    }
   }
 
   /**
@@ -312,6 +365,11 @@ export class Journal {
     if (e === undefined) return;
     this.bytes -= e.bytes;
     this.byId.delete(e.id);
+    const body = this.bodies.get(e.id);
+    if (body !== undefined) {
+      this.bodies.delete(e.id);
+      this.bodyBytes -= body.length;
+    }
     if (lane.length === 0) this.lanes.delete(lane.key);
   }
 
@@ -349,7 +407,7 @@ export class Journal {
   /** One entry with its headers, or undefined once it has left the journal. */
   detail(id: number): JournalDetail | undefined {
     const e = this.byId.get(id);
-    return e === undefined ? undefined : detailOf(e);
+    return e === undefined ? undefined : detailOf(e, this.bodies.get(id));
   }
 
   /** The list pages held, oldest first, with their credentials: what the walks report reads. */
@@ -385,6 +443,8 @@ export class Journal {
     }
     this.lanes.clear();
     this.byId.clear();
+    this.bodies.clear();
+    this.bodyBytes = 0;
     this.bytes = 0;
     this.total = 0;
   }
@@ -409,7 +469,7 @@ function entryOf(e: Held): JournalEntry {
 }
 
 /** An entry with its headers; a credential shows its scheme only (`Basic …`), never the secret. */
-function detailOf(e: Held): JournalDetail {
+function detailOf(e: Held, recent: Buffer | string | undefined): JournalDetail {
   const raw = e.requestHeaders ?? NO_HEADERS;
   const request: [string, string][] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -429,5 +489,13 @@ function detailOf(e: Held): JournalDetail {
     if (typeof value === 'string' || typeof value === 'number') response[name] = value;
     else if (Array.isArray(value)) response[name] = value.map(String);
   }
-  return { ...entryOf(e), request_headers: request, response_headers: response };
+  const head = e.bodyHead ?? (recent === undefined ? null : headOf(recent));
+  const bytes = e.bodyHead !== null ? e.bodyBytes : recent === undefined ? 0 : bytesOf(recent);
+  return {
+    ...entryOf(e),
+    request_headers: request,
+    response_headers: response,
+    response_body: head === null ? null : head.toString('utf8'),
+    response_body_truncated: head !== null && bytes > head.length,
+  };
 }

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, type ErrorStatus, messages, ValidationError } from '../errors';
 import { errorBody } from '../format/envelope';
 import { API_VERSION, type DialectName, MOUNT, PRINTED_PATH, RESTCOMM_MOUNT, requestablePath } from '../format/uris';
+import { noteBody } from './exchange';
 
 const CLIENT_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 406, 408, 413, 415, 416, 417, 431];
 
@@ -38,6 +39,7 @@ export function errorHandler(onInternal: (err: unknown) => void): ErrorRequestHa
     res.status(apiError.status);
     res.setHeader('Content-Type', 'application/json');
     res.setHeader('Content-Length', Buffer.byteLength(body));
+    noteBody(res, body);
     res.end(body);
   };
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CachedResponse } from '../cache/render-cache';
 import type { WalkPage } from '../query/walk';
 
@@ -30,6 +30,11 @@ export interface Exchange {
    * not keep where `getHeaders()` finds them: the journal's detail reads them here.
    */
   sentHeaders: Readonly<Record<string, string | number>> | readonly string[] | null;
+  /**
+   * The body sent (a streamed page: its first chunk), as the sender had it: no copy is made on
+   * the way out; the journal copies what it keeps of it when the response closes.
+   */
+  sentBody: Buffer | string | null;
 }
 
 /**
@@ -70,9 +75,19 @@ export function openExchange(req: IncomingMessage): Exchange {
     keep: null,
     walk: null,
     sentHeaders: null,
+    sentBody: null,
   };
   (req as WithExchange)[EXCHANGE] = exchange;
   return exchange;
+}
+
+/**
+ * Notes the body a response sends, for the journal's detail: by reference, so that sending pays
+ * nothing for it. Responses that no front door opened an exchange for are left alone.
+ */
+export function noteBody(res: ServerResponse, body: Buffer | string): void {
+  const exchange = (res.req as WithExchange | undefined)?.[EXCHANGE];
+  if (exchange !== undefined && exchange.sentBody === null) exchange.sentBody = body;
 }
 
 /** The request's exchange (opened now if the request did not come through the front door). */

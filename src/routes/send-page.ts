@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { CachedResponse } from '../cache/render-cache';
+import { noteBody } from '../http/exchange';
 import { nextTurn } from '../http/slices';
 import { drainOrClose } from '../http/stream';
 
@@ -29,6 +30,7 @@ export function sendBody(res: Response, format: WireFormat, body: string): void 
   res.status(200);
   res.setHeader('Content-Type', FORMATS[format].type);
   res.setHeader('Content-Length', Buffer.byteLength(body));
+  noteBody(res, body);
   res.end(body);
 }
 
@@ -67,6 +69,7 @@ export function sendBuilt(
   res.setHeader('Content-Type', FORMATS[format].type);
   res.setHeader('Content-Length', body.length);
   keep?.({ headers: flatHeaders(res), body, warnings });
+  noteBody(res, body);
   res.end(body);
 }
 
@@ -93,6 +96,7 @@ export async function streamPage(
   res.once('close', () => {
     closed = true;
   });
+  noteBody(res, head);
   res.write(head);
   for (let k = 0; k < count && !closed; k += CHUNK_ITEMS) {
     const stop = Math.min(count, k + CHUNK_ITEMS);

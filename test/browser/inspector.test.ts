@@ -276,14 +276,31 @@ suite('the inspector in Chromium', () => {
     await page.locator('#request-detail').waitFor();
     const headers = await page.locator('table', { hasText: 'Answer headers' }).textContent();
     expect(headers).toContain('content-type');
+    // The answer's body beside the headers: the fault's own.
+    expect(await page.locator('pre.body').textContent()).toContain('"message"');
     const sent = await page.locator('table', { hasText: 'Request headers' }).textContent();
     expect(sent).toContain('Basic …');
     expect(sent).not.toContain(em.accounts[0]?.token ?? 'x');
     await shot(page, 'journal');
+    // One dense line an entry: a row is no taller than two lines of text.
+    const rowHeight = await row.evaluate((tr) => tr.getBoundingClientRect().height);
+    expect(rowHeight).toBeLessThan(48);
+    // A request that comes while the page is open is marked new.
+    await fetch(`${em.url}/call/2012-04-24/Accounts/${ACME}/Recordings.json?PageSize=1`, {
+      headers: { Authorization: `Basic ${Buffer.from(`${em.accounts[0]?.token}:`).toString('base64')}` },
+    });
+    await page.locator('main tr', { hasText: 'Recordings.json' }).locator('.badge.new').waitFor();
+    // Filtered by path in the page.
+    await page.getByLabel('Path starts with').fill(`/call/2012-04-24/Accounts/${ACME}/Recordings`);
+    await page.getByLabel('Path starts with').dispatchEvent('change');
+    await page.locator('main table caption', { hasText: /^1 of 1 matching/ }).waitFor();
+    await page.getByLabel('Path starts with').fill('');
+    await page.getByLabel('Path starts with').dispatchEvent('change');
     // Filtered by status, the journal keeps the 500 only; then the fault goes from its row.
-    await page.getByLabel('Status', { exact: true }).fill('200');
+    await page.getByLabel('Status', { exact: true }).fill('500');
     await page.getByLabel('Status', { exact: true }).dispatchEvent('change');
-    await page.locator('main table caption', { hasText: /^0 of / }).waitFor();
+    await page.locator('main table caption', { hasText: /^1 of 1 matching/ }).waitFor();
+    expect(await page.locator('main tbody tr .status').allTextContents()).toEqual(['500']);
     await page.goto(`${em.url}/__admin/ui#/faults`);
     await page.getByRole('button', { name: 'Delete fault fault-1' }).click();
     await page.locator('main table caption', { hasText: '0 faults' }).waitFor();

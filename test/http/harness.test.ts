@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { messages, problems } from '../../src/errors';
+import { BODY_BYTES, RECENT_BODIES } from '../../src/harness/journal';
 import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 type Item = Record<string, any>;
@@ -109,6 +110,50 @@ describe('the request journal', () => {
     expect(journal.requests).toHaveLength(50);
     expect(journal.seen).toBe(100_001);
     expect(after - before).toBeLessThan(30 * 1024 * 1024);
+  });
+});
+
+describe("the journal's detail keeps the head of each answer's body", () => {
+  test('an error whole, a page cut at BODY_BYTES (from the response cache too), a fault’s body; none for HEAD or audio', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    await request(app).get(callsPath(a.sid));
+    await authGet(app, `${callsPath(a.sid)}?PageSize=20`, a.token);
+    await authGet(app, `${callsPath(a.sid)}?PageSize=20`, a.token); // from the response cache
+    await request(app).head(callsPath(a.sid)).auth(a.token, '');
+    await request(app).post('/__admin/faults').type('json').send({ path: '/call/', status: 429, times: 1 });
+    const limited = await authGet(app, recordingsPath(a.sid), a.token);
+    const rec = world.account(a.sid)!.recordings;
+    const wav = `${recordingsPath(a.sid).replace('.json', '')}/${rec.get(rec.order(null).at(0)).sid}.wav`;
+    expect((await request(app).get(wav)).status).toBe(200);
+    const entries = (await request(app).get('/__admin/requests')).body.requests as Item[];
+    const detail = async (k: number) => (await request(app).get(`/__admin/requests/${entries[k]!.id}`)).body;
+    const [audio, fault, head, cached, page, unauthorized] = await Promise.all([0, 1, 2, 3, 4, 5].map(detail));
+    expect([audio.response_body, audio.response_body_truncated]).toEqual([null, false]);
+    expect([fault.status, fault.response_body]).toEqual([429, limited.text]);
+    expect(head.response_body).toBeNull();
+    expect(JSON.parse(unauthorized.response_body)).toEqual({ message: expect.any(String) });
+    expect(unauthorized.response_body_truncated).toBe(false);
+    for (const p of [page, cached]) {
+      expect(Buffer.byteLength(p.response_body)).toBe(BODY_BYTES);
+      expect(p.response_body_truncated).toBe(true);
+      expect(p.response_body.startsWith('{"page":0')).toBe(true);
+    }
+  });
+
+  test(`a successful answer's body is kept among the newest ${RECENT_BODIES} only; an error's for as long as its entry`, async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 448);
+    await request(app).get(callsPath(a.sid));
+    for (let k = 0; k < RECENT_BODIES + 4; k++) await authGet(app, `${callsPath(a.sid)}?PageSize=1&Page=${k}`, a.token);
+    const entries = (await request(app).get('/__admin/requests?limit=100')).body.requests as Item[];
+    const bodyOf = async (e: Item) => (await request(app).get(`/__admin/requests/${e.id}`)).body.response_body;
+    const pages = entries.filter((e) => e.status === 200);
+    const kept = await Promise.all(pages.map(bodyOf));
+    expect(kept.filter((b) => b !== null)).toHaveLength(RECENT_BODIES);
+    expect(kept.slice(0, RECENT_BODIES).every((b) => b !== null)).toBe(true);
+    const unauthorized = entries.find((e) => e.status === 401)!;
+    expect(JSON.parse(await bodyOf(unauthorized))).toHaveProperty('message');
   });
 });
 
