@@ -65,7 +65,7 @@ export function field(label, control) {
 /**
  * A table with a caption; `rows` are arrays of cells (nodes or text).
  * @param {string} caption
- * @param {string[]} columns
+ * @param {(string | Node)[]} columns a header's text, or a node (a sort button)
  * @param {(Node | string | number | null)[][]} rows
  * @param {string} [empty] what to say when there are no rows
  */
@@ -81,7 +81,17 @@ export function table(caption, columns, rows, empty = 'None.') {
       'table',
       null,
       h('caption', null, caption),
-      h('thead', null, h('tr', null, ...columns.map((c) => h('th', { scope: 'col' }, c)))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ...columns.map((c) =>
+            h('th', { scope: 'col', 'aria-sort': c instanceof HTMLElement ? c.dataset['sort'] : undefined }, c),
+          ),
+        ),
+      ),
       h('tbody', null, ...body),
     ),
   );

@@ -6,7 +6,8 @@ import { button, field, h, redrawView, say, table } from './dom.js';
 const TEMPLATES = [
   { label: 'Latency 1.5 s', spec: { delay_ms: 1500 } },
   { label: '500 error', spec: { status: 500 } },
-  { label: '429 with Retry-After', spec: { rate_limit: { limit: 1, window_s: 30 } } },
+  // Fires on the next request, as a person trying it expects (a rate limit would let the first pass).
+  { label: '429 with Retry-After', spec: { status: 429, headers: { 'Retry-After': '30' } } },
   { label: 'Connection reset', spec: { fault: 'connection_reset' } },
 ];
 
@@ -15,20 +16,24 @@ const TEMPLATES = [
  * @param {HTMLElement} main where to draw
  * @param {HTMLElement} [home] where the view lives, for its redraws (main, unless drawn off-page first)
  */
-export async function renderFaults(main, home = main) {
+export async function renderFaults(main, home = main, chosen = { path: '/call/', account: '', times: '' }) {
   const [{ faults }, all] = await Promise.all([admin('GET', '/faults'), accounts()]);
   // Redrawn in place: the new content's own redraws go to the same element.
-  const redraw = () => redrawView(home, renderFaults);
-  const path = /** @type {HTMLInputElement} */ (h('input', { value: '/call/', size: 30 }));
+  // The form keeps what was chosen across its redraws: a second fault for the same account is one click.
+  const redraw = () =>
+    redrawView(home, (m, hm) => renderFaults(m, hm, { path: path.value, account: account.value, times: times.value }));
+  const path = /** @type {HTMLInputElement} */ (h('input', { value: chosen.path, size: 30 }));
   const account = /** @type {HTMLSelectElement} */ (
     h(
       'select',
       null,
       h('option', { value: '' }, 'any account'),
-      ...all.map((a) => h('option', { value: a.sid }, a.friendly_name)),
+      ...all.map((a) => h('option', { value: a.sid, selected: a.sid === chosen.account }, a.friendly_name)),
     )
   );
-  const times = /** @type {HTMLInputElement} */ (h('input', { type: 'number', min: 1, placeholder: 'every time' }));
+  const times = /** @type {HTMLInputElement} */ (
+    h('input', { type: 'number', min: 1, placeholder: 'every time', value: chosen.times })
+  );
   const scope = () => ({
     ...(path.value !== '' ? { path: path.value } : {}),
     ...(account.value !== '' ? { account: account.value } : {}),

@@ -17,6 +17,8 @@ const KINDS = {
       c.duration ?? (/^(queued|ringing|in-progress)$/i.test(c.status) ? '(live)' : '(none)'),
     ],
     sorts: ['DateCreated', 'From', 'To', 'Direction', 'Status', 'Duration', 'Price'],
+    /** @type {Record<string, string>} the columns a click on the header sorts by, and their SortBy */
+    sortable: { From: 'From', To: 'To', Status: 'Status', Direction: 'Direction', Duration: 'Duration' },
     filters: ['From', 'To', 'Status', 'StartTime', 'EndTime'],
   },
   recordings: {
@@ -25,6 +27,8 @@ const KINDS = {
     /** @param {any} r */
     cells: (r) => [h('a', { href: `#/call/${r.account_sid}/${r.call_sid}` }, r.call_sid), r.date_created, r.duration],
     sorts: ['DateCreated', 'Duration', 'CallSid'],
+    /** @type {Record<string, string>} */
+    sortable: { Call: 'CallSid', Created: 'DateCreated', 'Duration (s)': 'Duration' },
     filters: ['CallSid', 'StartTime', 'EndTime'],
   },
   notifications: {
@@ -39,6 +43,8 @@ const KINDS = {
       n.message_text,
     ],
     sorts: ['DateCreated', 'Log', 'ErrorCode', 'CallSid', 'MessageText'],
+    /** @type {Record<string, string>} */
+    sortable: { Call: 'CallSid', Created: 'DateCreated', Log: 'Log', Error: 'ErrorCode', Message: 'MessageText' },
     filters: ['ErrorCode', 'RequestUrl', 'MessageText', 'StartTime', 'EndTime'],
   },
 };
@@ -79,7 +85,13 @@ export async function renderList(main, kind, sid, query) {
 
   main.append(
     h('h2', null, `${spec.title} of ${account.friendly_name}`),
-    controls(kind, all, account.sid, query, go),
+    // On a phone the options fold away, so that the list itself is in view; a tap unfolds them.
+    h(
+      'details',
+      { class: 'options', open: !matchMedia('(max-width: 720px)').matches },
+      h('summary', null, `List options${describe(query)}`),
+      controls(kind, all, account.sid, query, go),
+    ),
     h('p', { class: 'request' }, 'The request, as a client sends it:'),
     codeLine(curlOf(path, account.token), 'the curl line of this request'),
   );
@@ -98,10 +110,12 @@ export async function renderList(main, kind, sid, query) {
     pager(env, query, go),
     envelope(env),
     table(
-      `Page ${env.page}: ${items.length} ${kind} of ${env.total}`,
-      spec.columns,
+      `Page ${env.page}: ${items.length} ${kind} of ${fmt(env.total)}`,
+      headers(spec.columns, spec.sortable, query, go),
       items.map((/** @type {any} */ item) => [
-        kind === 'calls' ? h('a', { href: `#/call/${account.sid}/${item.sid}` }, item.sid) : h('code', null, item.sid),
+        kind === 'calls'
+          ? h('a', { href: `#/call/${account.sid}/${item.sid}`, title: item.sid }, item.sid)
+          : h('code', { title: item.sid }, item.sid),
         ...spec.cells(item),
       ]),
       // Production's paging may end on an empty page: say so rather than show nothing.
@@ -110,6 +124,51 @@ export async function renderList(main, kind, sid, query) {
         : 'No items.',
     ),
   );
+}
+
+/** The statuses a call may have, as its Status filter offers them. */
+const STATUSES = ['queued', 'ringing', 'in-progress', 'completed', 'busy', 'failed', 'no-answer', 'canceled'];
+
+/**
+ * What the options say now, for the folded summary: ` (SortBy From:asc, Status busy)`.
+ * @param {URLSearchParams} query
+ */
+function describe(query) {
+  const set = [...query].filter(([name]) => !['Page', 'PageSize', 'AfterSid'].includes(name));
+  return set.length === 0 ? '' : ` (${set.map(([name, value]) => `${name} ${value}`).join(', ')})`;
+}
+
+/** A count with separators: 12,345. @param {number} n */
+const fmt = (n) => n.toLocaleString('en-US');
+
+/**
+ * The table's headers: a column production sorts by is a button that sorts by it (ascending,
+ * then descending on a second click), from the first page; the sorted one says so (`aria-sort`).
+ * @param {string[]} columns
+ * @param {Record<string, string>} sortable
+ * @param {URLSearchParams} query
+ * @param {(q: URLSearchParams) => void} go
+ */
+function headers(columns, sortable, query, go) {
+  const [field = '', dir = 'asc'] = (query.get('SortBy') ?? '').split(':');
+  return columns.map((label) => {
+    const by = sortable[label];
+    if (by === undefined) return label;
+    const current = by === field ? (dir.toLowerCase() === 'desc' ? 'descending' : 'ascending') : null;
+    const sort = () => {
+      const q = new URLSearchParams();
+      for (const [name, value] of query) if (!['Page', 'AfterSid', 'SortBy'].includes(name)) q.set(name, value);
+      q.set('SortBy', `${by}:${current === 'ascending' ? 'desc' : 'asc'}`);
+      go(q);
+    };
+    const el = h(
+      'button',
+      { type: 'button', class: 'sort', 'data-sort': current ?? 'none', title: `Sort by ${by}` },
+      label,
+    );
+    el.addEventListener('click', sort);
+    return el;
+  });
 }
 
 /**
@@ -155,8 +214,13 @@ function controls(kind, all, sid, query, go) {
     )
   );
   const filters = spec.filters.map(
-    (name) => /** @type {HTMLInputElement} */ (h('input', { name, value: query.get(name) ?? '', size: 14 })),
+    (name) =>
+      /** @type {HTMLInputElement} */ (
+        h('input', { name, value: query.get(name) ?? '', size: 14, list: name === 'Status' ? 'status-values' : null })
+      ),
   );
+  // Status offers production's values (matched in any case, as its LIKE does), and still takes a pattern.
+  const statuses = h('datalist', { id: 'status-values' }, ...STATUSES.map((s) => h('option', { value: s })));
   const form = h(
     'form',
     { class: 'inline', 'aria-label': 'List options' },
@@ -165,6 +229,7 @@ function controls(kind, all, sid, query, go) {
     field('SortBy', sortBy),
     field('Order', direction),
     ...filters.map((f) => field(f.name, f)),
+    statuses,
     h('button', { type: 'submit' }, 'Apply'),
   );
   form.addEventListener('submit', (event) => {
