@@ -134,7 +134,7 @@ const STATUSES = ['queued', 'ringing', 'in-progress', 'completed', 'busy', 'fail
  * @param {URLSearchParams} query
  */
 function describe(query) {
-  const set = [...query].filter(([name]) => !['Page', 'PageSize', 'AfterSid'].includes(name));
+  const set = [...query].filter(([name]) => !PAGING.includes(name));
   return set.length === 0 ? '' : ` (${set.map(([name, value]) => `${name} ${value}`).join(', ')})`;
 }
 

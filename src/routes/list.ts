@@ -9,7 +9,7 @@ import { xmlElement } from '../format/xml';
 import type { ListName } from '../generators/lists';
 import { exchangeOf } from '../http/exchange';
 import { runSliced, Shared } from '../http/slices';
-import { parseListQuery } from '../query/list-query';
+import { type ListQuery, parseListQuery } from '../query/list-query';
 import type { ListSpec } from '../query/lists';
 import { type PageWindow, type PagingProfile, pageWindow } from '../query/paging';
 import type { WalkPage } from '../query/walk';
@@ -240,25 +240,25 @@ async function listPage<C extends string, R extends { sid: string }>(
     head,
     tail,
     warnings,
-    walk: tableId === null ? null : walkPage(resource, account, tableId, order, window, query, sort),
+    walk: tableId === null ? null : walkPage(resource.name, account, tableId, order, window, query, sort),
   };
 }
 
 /** The page as a walk sees it: ids only, so that noting it generates nothing. */
-function walkPage<C extends string, R>(
-  resource: ListResource<C, R & { sid: string }>,
+function walkPage(
+  list: ListName,
   account: Account,
   tableId: number,
   order: Order,
   window: PageWindow,
-  query: { sort: unknown; filter: { key: string } | null; page: number; pageSize: number },
+  query: ListQuery<string, unknown>,
   sort: string,
 ): WalkPage {
   const ids = new Uint32Array(window.count);
   for (let k = 0; k < window.count; k++) ids[k] = order.at(window.offset + k);
   return {
     table: tableId,
-    list: resource.name,
+    list,
     account: account.profile.sid,
     sort: query.sort === null ? null : sort,
     filter: query.filter?.key ?? '',
