@@ -699,18 +699,49 @@ async function inspector(): Promise<void> {
     base.push(await time(bareUrl));
     ours.push(await time(`${em.url}/__admin/ui`));
   }
-  await browser.close();
   bare.close();
   await em.stop();
-  const [ms, baseMs] = [median(ours), median(base)];
+  // A page of 1,000 calls, asked from the calls view already shown (as a person widens the page):
+  // from the hash's change to the table drawn with its recordings marked.
+  const wide = await emulator([
+    '--fixtures',
+    fixture('inspector', [{ friendly_name: 'Thousands', calls: 20_000, recordings: 7000 }]),
+  ]);
+  const [thousands] = (await accountsOf(wide.url)) as [AdminAccount];
+  const pages: number[] = [];
+  const page = await browser.newPage();
+  await page.goto(`${wide.url}/__admin/ui#/calls/${thousands.sid}`);
+  await page.locator('main table caption', { hasText: 'Page 0: 50 calls' }).waitFor();
+  for (let i = 0; i < n; i++) {
+    // A different page each time: no answer comes from the render cache.
+    const t0 = performance.now();
+    // Run in the page, where `location` is the page's (bench code has no DOM types).
+    await page.evaluate(`location.hash = ${JSON.stringify(`#/calls/${thousands.sid}?PageSize=1000&Page=${i}`)}`);
+    await page.locator('main table caption', { hasText: `Page ${i}: 1000 calls` }).waitFor();
+    await page.locator('main tbody tr').nth(999).waitFor({ state: 'attached' });
+    pages.push(performance.now() - t0);
+  }
+  await page.close();
+  await browser.close();
+  await wide.stop();
+  const [ms, baseMs, pageMs] = [median(ours), median(base), median(pages)];
   log(`inspector: ${ms.toFixed(0)} ms to the accounts table (static page ${baseMs.toFixed(0)} ms)`);
+  log(`inspector: ${pageMs.toFixed(0)} ms to a 1,000-call page drawn`);
   rows.push({
     group: 'scale',
-    scenario: 'inspector: navigation to the accounts table shown, default data, Chromium',
+    scenario: 'inspector: navigation to the first table shown (accounts), default data, Chromium',
     emulator: `${ms.toFixed(0)} ms (median of ${n}; a static page: ${baseMs.toFixed(0)} ms, ${(ms / baseMs).toFixed(1)}x)`,
     value: ms,
-    target: '< 1000 ms',
-    met: ms < 1000,
+    target: '< 300 ms',
+    met: ms < 300,
+  });
+  rows.push({
+    group: 'scale',
+    scenario: 'inspector: a 1,000-call page drawn (sent, answered, recordings marked, rendered), Chromium',
+    emulator: `${pageMs.toFixed(0)} ms (median of ${n})`,
+    value: pageMs,
+    target: '< 400 ms',
+    met: pageMs < 400,
   });
 }
 
@@ -751,12 +782,13 @@ async function clockMoves(): Promise<void> {
 
 async function main(): Promise<void> {
   const started = Date.now();
+  // `--only NAME` runs one group (to check a change), printed and never written over the results.
+  const groups = { throughput, scale, clockMoves, sandboxes, inspector };
+  const at = process.argv.indexOf('--only');
+  const only = at < 0 ? null : (process.argv[at + 1] ?? '');
+  if (only !== null && !(only in groups)) throw new Error(`--only takes one of ${Object.keys(groups).join(', ')}`);
   try {
-    await throughput();
-    await scale();
-    await clockMoves();
-    await sandboxes();
-    await inspector();
+    for (const [name, run] of Object.entries(groups)) if (only === null || only === name) await run();
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     // Fixtures and bodies were written for this run only.
@@ -769,8 +801,12 @@ async function main(): Promise<void> {
     cpus: `${require('node:os').cpus().length} × ${require('node:os').cpus()[0]?.model ?? '?'}`,
     seconds: Math.round((Date.now() - started) / 1000),
   };
-  mkdirSync(OUT, { recursive: true });
   const md = renderMarkdown(rows, meta);
+  if (only !== null) {
+    process.stdout.write(md);
+    return;
+  }
+  mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, 'latest.md'), md);
   writeFileSync(join(OUT, 'latest.svg'), renderSvg(rows));
   writeFileSync(join(OUT, 'latest.json'), `${JSON.stringify({ meta, rows }, null, 2)}\n`);

@@ -47,6 +47,7 @@ export const problems = {
   object: 'must be a JSON object',
   array: 'must be an array',
   emptyArray: 'is an empty array',
+  tooMany: (max: number, got: number) => `holds ${got} items, more than the ${max} one request may name`,
   needed: 'is needed',
   notJson: (detail: string) => `not valid JSON (${detail})`,
   tooDeep: (limit: number) => `is nested more than ${limit} levels deep`,

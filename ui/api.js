@@ -22,7 +22,11 @@ export async function admin(method, path, body) {
   const res = await fetch(`/__admin${path}`, init);
   const text = await res.text();
   const payload = text === '' ? null : JSON.parse(text);
-  if (!res.ok) throw new Error(`${method} /__admin${path}: ${res.status} ${payload?.message ?? ''}`);
+  // The status goes with the error: a view may offer what a 409 asks (a forced import).
+  if (!res.ok)
+    throw Object.assign(new Error(`${method} /__admin${path}: ${res.status} ${payload?.message ?? ''}`), {
+      status: res.status,
+    });
   return payload;
 }
 
@@ -39,6 +43,13 @@ export function requestable(printed) {
   if (!path.endsWith('.json')) path = `${path}.json`;
   return path + query;
 }
+
+/**
+ * The clock's time before the inspector last moved it (null until it does): the calls created
+ * after it came with that move (live traffic), and the calls list highlights them.
+ * @type {{ since: string | null }}
+ */
+export const lastMove = { since: null };
 
 /** The event a view sends when a write set the world's clock (a state import), for the header. */
 export const CLOCK_CHANGED = 'emulator-clock-changed';

@@ -1,7 +1,7 @@
 // @ts-check
 
 import { renderAccounts } from './accounts.js';
-import { admin, CLOCK_CHANGED } from './api.js';
+import { admin, CLOCK_CHANGED, lastMove } from './api.js';
 import { renderCall } from './call.js';
 import { button, focusedName, h, refocus, say } from './dom.js';
 import { renderFaults } from './faults.js';
@@ -32,6 +32,8 @@ const VIEWS = {
 /** @type {(() => void) | void} */
 let stop;
 let drawing = 0;
+/** The location of the view shown: where a wait that is left goes back to. */
+let shownHash = '';
 /** Ends the "working on it" note of the drawing under way, if any. */
 let endBusy = () => {};
 
@@ -72,17 +74,23 @@ async function route() {
   }
   if (mine !== drawing) return;
   main.replaceChildren(next);
+  shownHash = location.hash;
+  // What is drawn, for whoever waits on it (a test, a script driving the page).
+  main.dataset['shown'] = shownHash;
   // On a navigation (not the first load), focus follows: the same control, or the new heading.
   if (!first) refocus(main, focused, true);
 }
 
 /** How long a view may take before it says it is working. */
 const BUSY_AFTER_MS = 300;
+/** How often a slow view asks how far the build it waits for is. */
+const PROGRESS_EVERY_MS = 500;
 
 /**
  * Says, when a view is slow to come (the first sort of ten million calls builds its order for
- * seconds), that work is under way and for how long, and offers to stop waiting: the view
- * shown stays usable meanwhile, and any other navigation leaves the wait too. Returns what ends it.
+ * seconds), that work is under way: the step the emulator is at and how far along it is (from
+ * `GET /__admin/builds`), and offers to stop waiting. The view shown stays usable meanwhile, and
+ * any other navigation leaves the wait too. Returns what ends it.
  * @param {HTMLElement} main
  * @param {number} mine the drawing it is for
  */
@@ -90,35 +98,82 @@ function working(main, mine) {
   const started = performance.now();
   /** @type {HTMLElement | null} */
   let note = null;
-  /** @type {ReturnType<typeof setInterval> | undefined} */
-  let tick;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let poll;
+  let ended = false;
   const show = setTimeout(() => {
     if (mine !== drawing) return;
-    const elapsed = h('span', { class: 'elapsed' }, '');
-    const update = () => {
-      elapsed.textContent = `${((performance.now() - started) / 1000).toFixed(0)} s`;
+    const bar = /** @type {HTMLProgressElement} */ (h('progress', { 'aria-label': 'Progress of the step under way' }));
+    // Says something at once; the step and its count come with the first answer of /builds.
+    const text = h('span', { class: 'step' }, '0 s so far.');
+    const update = async () => {
+      /** @type {{ builds: { step: string | null, step_number: number, done: number, total: number }[] } | undefined} */
+      let now;
+      try {
+        now = await admin('GET', '/builds');
+      } catch {
+        now = undefined;
+      }
+      if (ended) return;
+      const seconds = `${((performance.now() - started) / 1000).toFixed(0)} s so far`;
+      const build = now?.builds.find((b) => b.step !== null);
+      if (build === undefined) {
+        bar.removeAttribute('value');
+        text.textContent = `${seconds}.`;
+      } else {
+        bar.max = build.total;
+        bar.value = build.done;
+        const share = build.total > 0 ? ` (${Math.floor((100 * build.done) / build.total)}%)` : '';
+        text.textContent = `step ${build.step_number}, ${build.step}: ${build.done.toLocaleString('en-US')} of ${build.total.toLocaleString('en-US')}${share}; ${seconds}.`;
+      }
+      poll = setTimeout(update, PROGRESS_EVERY_MS);
     };
-    update();
-    tick = setInterval(update, 1000);
+    // Not a live region: its count changes twice a second. The progress bar carries it to
+    // assistive technology, and the status line says once that work is under way.
     note = h(
-      'p',
-      { class: 'busy', role: 'status' },
-      'Working on it: the emulator builds this order once (a first sort or filter of a large account takes seconds), ',
-      elapsed,
-      ' so far. ',
-      button('Stop waiting', () => {
-        // The answer, when it comes, is not drawn; the view shown stays.
-        drawing++;
-        end();
-        say('Stopped waiting; the emulator finishes the order, and the next visit is quick.');
-      }),
+      'div',
+      { class: 'busy' },
+      h(
+        'p',
+        null,
+        'Working on it: the emulator builds this order once (a first sort or filter of a large account takes seconds), ',
+        text,
+      ),
+      bar,
+      button('Stop waiting (Esc)', () => leave(true)),
     );
     main.setAttribute('aria-busy', 'true');
     main.prepend(note);
+    document.addEventListener('keydown', onEscape);
+    say('Working on it: the emulator builds this order once. Escape stops waiting.');
+    void update();
   }, BUSY_AFTER_MS);
+  /**
+   * The answer, when it comes, is not drawn; the view shown stays. The focus stays where it is,
+   * unless it was on the note's button, which goes with it: then the view's heading has it.
+   * @param {boolean} fromButton
+   */
+  const leave = (fromButton) => {
+    drawing++;
+    end();
+    // The address names the view shown again (no navigation): asking for the same view later is a new visit.
+    history.replaceState(null, '', shownHash === '' ? location.pathname : shownHash);
+    if (fromButton) {
+      const heading = main.querySelector('h2');
+      heading?.setAttribute('tabindex', '-1');
+      (heading ?? main).focus();
+    }
+    say('Stopped waiting; the emulator finishes the order, and the next visit is quick.');
+  };
+  /** Escape leaves the wait from wherever the focus is (the header just pressed, most often). */
+  const onEscape = (/** @type {KeyboardEvent} */ event) => {
+    if (event.key === 'Escape') leave(false);
+  };
   const end = () => {
+    ended = true;
+    document.removeEventListener('keydown', onEscape);
     clearTimeout(show);
-    clearInterval(tick);
+    clearTimeout(poll);
     note?.remove();
     main.removeAttribute('aria-busy');
   };
@@ -135,6 +190,7 @@ export async function drawClock() {
       label,
       async () => {
         const moved = await admin('POST', '/clock', { advance: by });
+        lastMove.since = clock.now;
         say(`Clock moved ${label} to ${moved.now}.`);
         await drawClock();
         await route();

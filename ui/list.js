@@ -1,20 +1,21 @@
 // @ts-check
-import { accountOf, curlOf, get, requestable } from './api.js';
+import { accountOf, admin, curlOf, get, lastMove, requestable } from './api.js';
 import { button, codeLine, dl, field, h, table } from './dom.js';
 
 /** What each list shows and lets a user sort and filter by: production's own names. */
 const KINDS = {
   calls: {
     title: 'Calls',
-    columns: ['Sid', 'From', 'To', 'Status', 'Direction', 'Start', 'Duration'],
-    /** @param {any} c */
-    cells: (c) => [
+    columns: ['Sid', 'From', 'To', 'Status', 'Direction', 'Start', 'Duration', 'Recordings'],
+    /** @param {any} c @param {Map<string, number | null>} recorded */
+    cells: (c, recorded) => [
       c.from,
       c.to,
       c.status,
       c.direction,
       c.start_time,
       c.duration ?? (/^(queued|ringing|in-progress)$/i.test(c.status) ? '(live)' : '(none)'),
+      recordingsCell(c, recorded.get(c.sid)),
     ],
     sorts: ['DateCreated', 'From', 'To', 'Direction', 'Status', 'Duration', 'Price'],
     /** @type {Record<string, string>} the columns a click on the header sorts by, and their SortBy */
@@ -105,6 +106,8 @@ export async function renderList(main, kind, sid, query) {
   const env = answer.body;
   const warning = answer.headers.get('X-Emulator-Warning');
   const items = env[kind];
+  const recorded = kind === 'calls' ? await recordingCounts(account.sid, items) : new Map();
+  const since = lastMove.since === null ? null : Date.parse(lastMove.since);
   main.append(
     warning ? h('p', { class: 'warning', role: 'note' }, `Warning: ${warning}`) : '',
     pager(env, query, go),
@@ -114,15 +117,56 @@ export async function renderList(main, kind, sid, query) {
       headers(spec.columns, spec.sortable, query, go),
       items.map((/** @type {any} */ item) => [
         kind === 'calls'
-          ? h('a', { href: `#/call/${account.sid}/${item.sid}`, title: item.sid }, item.sid)
+          ? h(
+              'span',
+              { class: 'sid' },
+              h('a', { href: `#/call/${account.sid}/${item.sid}`, title: item.sid }, item.sid),
+              // A call the last clock move brought (live traffic) is marked, and its row highlighted.
+              since !== null && Date.parse(item.date_created) > since
+                ? h('span', { class: 'badge new', title: `created after ${lastMove.since}` }, 'new')
+                : '',
+            )
           : h('code', { title: item.sid }, item.sid),
-        ...spec.cells(item),
+        ...spec.cells(item, recorded),
       ]),
       // Production's paging may end on an empty page: say so rather than show nothing.
       env.total > 0
         ? 'No items on this page: production paging can end on an empty page past the last item.'
         : 'No items.',
     ),
+  );
+}
+
+/**
+ * How many recordings each call of a page has, in one admin request (never a request a call):
+ * an account without the admin API's answer shows no marks rather than no page.
+ * @param {string} sid
+ * @param {{ sid: string }[]} calls
+ * @returns {Promise<Map<string, number | null>>}
+ */
+async function recordingCounts(sid, calls) {
+  if (calls.length === 0) return new Map();
+  try {
+    const { counts } = await admin('POST', `/accounts/${sid}/recording-counts`, { calls: calls.map((c) => c.sid) });
+    return new Map(Object.entries(counts));
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * A call's recordings: a link to the call, where they play, or nothing for none.
+ * @param {{ sid: string, account_sid: string }} call
+ * @param {number | null | undefined} count
+ */
+function recordingsCell(call, count) {
+  if (count === undefined || count === null || count === 0) return '';
+  return h(
+    'a',
+    { href: `#/call/${call.account_sid}/${call.sid}`, class: 'recorded', title: `Play the recordings of ${call.sid}` },
+    h('span', { 'aria-hidden': 'true' }, '▶ '),
+    String(count),
+    h('span', { class: 'visually-hidden' }, count === 1 ? ' recording' : ' recordings'),
   );
 }
 

@@ -10,24 +10,40 @@ export async function renderState(main) {
   const { hash } = await admin('GET', '/state/hash');
   const shown = h('code', { id: 'state-hash' }, hash);
   const file = /** @type {HTMLInputElement} */ (h('input', { type: 'file', accept: 'application/json,.json' }));
-  const form = h(
-    'form',
-    { class: 'inline', 'aria-label': 'Import a state' },
-    field('State file', file),
-    h('button', { type: 'submit' }, 'Import'),
-  );
+  const submit = h('button', { type: 'submit' }, 'Import');
+  const form = h('form', { class: 'inline', 'aria-label': 'Import a state' }, field('State file', file), submit);
+  /** Where a refused import says why, and offers to import anyway. */
+  const refusal = h('div', { class: 'refusal' });
+  const importFile = async (/** @type {File} */ chosen, force = false) => {
+    refusal.replaceChildren();
+    try {
+      const done = await admin('PUT', force ? '/state?force=true' : '/state', await chosen.text());
+      shown.textContent = done.hash;
+      window.dispatchEvent(new Event(CLOCK_CHANGED));
+      say(`Imported ${chosen.name}: hash ${done.hash}.`);
+      return true;
+    } catch (err) {
+      const message = String(err instanceof Error ? err.message : err);
+      // Live sandboxes would end with the import: never silently, but one key away once said.
+      if (/** @type {{ status?: number }} */ (err).status === 409 && !force) {
+        const again = button('Import anyway, ending the live sandboxes', async () => {
+          // The button goes with the refusal: the focus goes back to Import first.
+          submit.focus();
+          await importFile(chosen, true);
+        });
+        refusal.replaceChildren(h('p', { class: 'warning', role: 'alert' }, message), again);
+        again.focus();
+      } else {
+        say(message, true);
+      }
+      return false;
+    }
+  };
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const chosen = file.files?.[0];
     if (chosen === undefined) return say('Choose a state file first.', true);
-    try {
-      const done = await admin('PUT', '/state', await chosen.text());
-      shown.textContent = done.hash;
-      window.dispatchEvent(new Event(CLOCK_CHANGED));
-      say(`Imported ${chosen.name}: hash ${done.hash}.`);
-    } catch (err) {
-      say(String(err instanceof Error ? err.message : err), true);
-    }
+    await importFile(chosen);
   });
   main.append(
     h('h2', null, 'State'),
@@ -46,5 +62,6 @@ export async function renderState(main) {
       say('Exported the state.');
     }),
     form,
+    refusal,
   );
 }

@@ -4,6 +4,7 @@ import { recordingJson } from '../format/recording';
 import { fileBaseOf } from '../format/uris';
 import { storedAtClock } from '../generators/call-life';
 import { runSliced } from '../http/slices';
+import { asList, asObject, checkKeys } from '../input/fields';
 import type { Work } from '../store/order';
 import type { Account } from '../store/world';
 import { callFromInput } from './call-input';
@@ -125,4 +126,34 @@ export const deleteRecording: AdminHandler = (ctx, req) => {
   if (id === undefined) throw new ApiError(404, messages.noRecording(account.profile.sid, sid));
   ctx.world.deleteRecording(account, id);
   return ok({ deleted: sid });
+};
+
+/** Calls one recording-counts request may name: a page of the largest size with room to spare. */
+export const COUNTED_CALLS = 10_000;
+
+/**
+ * `POST /__admin/accounts/{sid}/recording-counts` with `{"calls":["CA…",…]}`: how many live
+ * recordings each call has (`null` for a sid the account has no call of), in one request for a
+ * whole page: the inspector marks the calls of a list that have recordings. A query in a body,
+ * as WireMock's `POST /__admin/requests/find`: a thousand sids do not fit in a URL.
+ */
+export const recordingCounts: AdminHandler = (ctx, req) => {
+  const account = accountOf(ctx, req);
+  const body = asObject(req.body(), 'body');
+  checkKeys(body, 'body', ['calls']);
+  const sids = asList(body['calls'], 'body.calls');
+  if (sids.length > COUNTED_CALLS)
+    throw new ValidationError('body.calls', problems.tooMany(COUNTED_CALLS, sids.length));
+  const found: number[] = [];
+  const named = sids.map((sid, i) => {
+    if (typeof sid !== 'string') throw new ValidationError(`body.calls[${i}]`, problems.string('a call sid', sid));
+    const id = account.calls.find(sid);
+    if (id !== undefined) found.push(id);
+    return [sid, id] as const;
+  });
+  const counts = account.recordingsOfCalls(found);
+  let k = 0;
+  const answer: Record<string, number | null> = {};
+  for (const [sid, id] of named) answer[sid] = id === undefined ? null : (counts[k++] as number[]).length;
+  return ok({ counts: answer });
 };

@@ -1,5 +1,6 @@
 import { adminRoutes as paths } from '../format/uris';
 import * as accounts from './accounts';
+import { listBuilds } from './builds';
 import * as clock from './clock';
 import type { AdminHandler } from './context';
 import * as faults from './faults';
@@ -55,6 +56,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 
   route('POST', paths.calls, records.insertCalls),
   route('DELETE', paths.call, records.deleteCall),
+  route('POST', paths.recordingCounts, records.recordingCounts),
   route('POST', paths.recordings, records.insertRecordings),
   route('DELETE', paths.recording, records.deleteRecording),
 
@@ -68,6 +70,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('DELETE', paths.requests, journal.clearRequests),
   route('GET', paths.request, journal.getRequest),
   route('GET', paths.walks, walkReports.listWalks),
+  route('GET', paths.builds, listBuilds),
 
   route('GET', paths.faults, faults.listFaults),
   route('POST', paths.faults, faults.addFault),

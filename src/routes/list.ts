@@ -8,7 +8,7 @@ import type { Dialect } from '../format/uris';
 import { xmlElement } from '../format/xml';
 import type { ListName } from '../generators/lists';
 import { exchangeOf } from '../http/exchange';
-import { runSliced, Shared } from '../http/slices';
+import { type BuildLabel, runSliced, Shared } from '../http/slices';
 import { type ListQuery, parseListQuery } from '../query/list-query';
 import type { ListSpec } from '../query/lists';
 import { type PageWindow, type PagingProfile, pageWindow } from '../query/paging';
@@ -126,6 +126,14 @@ export function itemText<R>(
     : wire.item(record, accountSid, fileBase);
 }
 
+/**
+ * What an order's build says it is for, in `GET /__admin/builds`.
+ * @example buildLabel('calls', 'AC…', 'from:asc', null) // { about: { account_sid, list: 'calls', sort: 'from:asc', filter: '' }, … }
+ */
+function buildLabel(list: ListName, accountSid: string, sort: string, filter: { key: string } | null): BuildLabel {
+  return { accountSid, about: { account_sid: accountSid, list, sort, filter: filter?.key ?? '' } };
+}
+
 /** Merged orders of lists over several accounts, most recent last: a client pages through one. */
 const mergedOrders = new Map<string, Order>();
 /** Merges being made, shared by the requests that wait for them. */
@@ -147,9 +155,10 @@ async function familyOrder<C extends string, R extends { sid: string }>(
   const stamp = () => tables.map((t) => `${t.id}.${t.writes}`).join(',');
   const built = stamp();
   const states: TableState<R>[] = [];
-  for (const table of tables) {
+  for (const [i, table] of tables.entries()) {
     const key = `${table.id}|${table.writes}|${sortKey}|${filter?.key ?? ''}`;
-    states.push((await orders.run(key, () => table.prepare(sort, filter))) as TableState<R>);
+    const label = buildLabel(resource.name, (family[i] as Account).profile.sid, sortKey, filter);
+    states.push((await orders.run(key, () => table.prepare(sort, filter), label)) as TableState<R>);
   }
   const parts = states.map((state, i) => ({
     state,
@@ -197,7 +206,8 @@ async function listPage<C extends string, R extends { sid: string }>(
     // An order not built yet (ten million calls by From: seconds) is built in slices, once for
     // every request that wants it meanwhile.
     const key = `${table.id}|${table.writes}|${sort}|${query.filter?.key ?? ''}`;
-    const state = (await orders.run(key, () => table.prepare(query.sort, query.filter))) as TableState<R>;
+    const label = buildLabel(resource.name, account.profile.sid, sort, query.filter);
+    const state = (await orders.run(key, () => table.prepare(query.sort, query.filter), label)) as TableState<R>;
     order = state.order;
     tableId = table.id;
     const accountSid = account.profile.sid;

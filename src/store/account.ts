@@ -28,6 +28,8 @@ export interface Account {
   readonly recordings: RecordingsView;
   /** Ids of the live recordings of a call. */
   recordingsOfCall(callId: number): number[];
+  /** The same for many calls at once, the inserted recordings read once (a page of a thousand calls). */
+  recordingsOfCalls(callIds: readonly number[]): number[][];
   /** Ids of the notifications about a call (a seeded call has one at most). */
   notificationsOfCall(callId: number): number[];
   /** Restart sweeps so far, oldest first (see `sweptAtClock`). */
@@ -148,23 +150,33 @@ export class AccountStore implements Account {
     return j !== undefined && this.tables.notifications.has(j) ? [j] : [];
   }
 
-  /** The seeded ones its block's layout puts on the call, and inserted ones naming it. */
   recordingsOfCall(callId: number): number[] {
-    const sid = this.calls.get(callId).sid;
-    const ids: number[] = [];
-    if (callId < INSERT_BASE) {
-      const block = Math.floor(callId / CALLS_PER_BLOCK);
-      blockLayout(this.profile, block).forEach((offset, p) => {
-        const j = block * RECORDINGS_PER_BLOCK + p;
-        if (offset === callId % CALLS_PER_BLOCK && this.recordings.has(j)) ids.push(j);
-      });
-    }
-    // A call of live traffic: its recording has the call's arrival number, once it has appeared.
-    if (callId >= ARRIVAL_BASE && this.recordings.has(callId)) ids.push(callId);
+    return this.recordingsOfCalls([callId])[0] as number[];
+  }
+
+  /** The seeded ones its block's layout puts on each call, and inserted ones naming it. */
+  recordingsOfCalls(callIds: readonly number[]): number[][] {
+    const inserted = new Map<string, number[]>();
     for (const rec of this.recordings.insertedRecords()) {
-      const id = rec.callSid === sid ? this.recordings.find(rec.sid) : undefined;
-      if (id !== undefined) ids.push(id);
+      const id = this.recordings.find(rec.sid);
+      if (id === undefined) continue;
+      const named = inserted.get(rec.callSid);
+      if (named === undefined) inserted.set(rec.callSid, [id]);
+      else named.push(id);
     }
-    return ids;
+    return callIds.map((callId) => {
+      const ids: number[] = [];
+      if (callId < INSERT_BASE) {
+        const block = Math.floor(callId / CALLS_PER_BLOCK);
+        blockLayout(this.profile, block).forEach((offset, p) => {
+          const j = block * RECORDINGS_PER_BLOCK + p;
+          if (offset === callId % CALLS_PER_BLOCK && this.recordings.has(j)) ids.push(j);
+        });
+      }
+      // A call of live traffic: its recording has the call's arrival number, once it has appeared.
+      if (callId >= ARRIVAL_BASE && this.recordings.has(callId)) ids.push(callId);
+      ids.push(...(inserted.get(this.calls.get(callId).sid) ?? []));
+      return ids;
+    });
   }
 }

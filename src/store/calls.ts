@@ -50,6 +50,7 @@ function* eachCall(
   account: AccountProfile,
   n: number,
   stage: CallStage,
+  step: string,
   use: (f: CallSortFields, i: number) => void,
 ): Work<void> {
   for (let block = 0; block * CALLS_PER_BLOCK < n; block++) {
@@ -57,7 +58,7 @@ function* eachCall(
     const layout = blockLayout(account, block);
     const end = Math.min(n, (block + 1) * CALLS_PER_BLOCK);
     for (let i = block * CALLS_PER_BLOCK; i < end; i++) use(callSortFields(account, i, layout, stage), i);
-    if ((block * CALLS_PER_BLOCK) % SLICE === 0) yield;
+    if ((block * CALLS_PER_BLOCK) % SLICE === 0) yield { step, done: end, total: n };
   }
 }
 
@@ -68,10 +69,11 @@ function* eachCall(
  */
 function* callColumn(account: AccountProfile, n: number, column: CallColumn): Work<Column> {
   const stage = STAGE_OF[column];
+  const step = `Reading each call's ${column}`;
   const number = NUMBER_OF[column];
   if (number !== undefined) {
     const keys = new Uint32Array(n);
-    yield* eachCall(account, n, stage, (f, i) => {
+    yield* eachCall(account, n, stage, step, (f, i) => {
       keys[i] = number(f);
     });
     return { n, words: [keys] };
@@ -79,12 +81,12 @@ function* callColumn(account: AccountProfile, n: number, column: CallColumn): Wo
   const party = column === 'from' ? (f: CallSortFields) => f.from : (f: CallSortFields) => f.to;
   const words = Array.from({ length: PARTY_WORDS }, () => new Uint32Array(n));
   let packed = true;
-  yield* eachCall(account, n, stage, (f, i) => {
+  yield* eachCall(account, n, stage, step, (f, i) => {
     if (packed) packed = packAscii(party(f), words, i);
   });
   if (packed) return { n, words };
   const values = new Array<string>(n);
-  yield* eachCall(account, n, stage, (f, i) => {
+  yield* eachCall(account, n, stage, step, (f, i) => {
     values[i] = party(f);
   });
   return rankStrings(values);

@@ -22,7 +22,7 @@ function* notificationColumn(
     const r = generateNotification(world, account, j);
     if (numbers !== null) numbers[j] = column === 'log' ? r.log : r.errorCode;
     else texts.push(column === 'callSid' ? r.callSid : r.messageText);
-    if (j % SLICE === 0) yield;
+    if (j % SLICE === 0) yield { step: `Reading each notification's ${column}`, done: j, total: n };
   }
   return numbers !== null ? { n, words: [numbers] } : rankStrings(texts);
 }

@@ -38,7 +38,7 @@ function* recordingColumn(
           w[j] = k === 0 ? rank : Number.parseInt(m?.[k + 1] as string, 16);
         });
     }
-    if (j % SLICE === 0) yield;
+    if (j % SLICE === 0) yield { step: `Reading each recording's ${column}`, done: j, total: n };
   }
   if (sids.length === 0) return { n, words };
   for (let j = 0; j < n; j++) sids[j] ??= generateRecording(world, account, j).callSid;

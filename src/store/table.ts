@@ -545,7 +545,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
         if (p % SLICE === 0) yield* readyRange(order, p, p + SLICE);
         const id = order.at(p);
         if (filter.test(get(id))) kept.push(id);
-        if (p % SLICE === 0) yield;
+        if (p % SLICE === 0) yield { step: 'Filtering', done: p, total: order.length };
       }
       perm = Uint32Array.from(kept);
       if (writes !== this.writeCount) return permutationOrder(perm);

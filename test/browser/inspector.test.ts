@@ -54,8 +54,10 @@ suite('the inspector in Chromium', () => {
     await page.close();
   });
 
+  /** Goes to a view and waits until that view is drawn (a hash change alone leaves the old one up meanwhile). */
   const open = async (hash = '') => {
     await page.goto(`${em.url}/__admin/ui${hash}`);
+    await page.waitForFunction((h) => document.getElementById('main')?.dataset['shown'] === h, hash);
     await page.locator('main h2').first().waitFor();
   };
   const caption = () => page.locator('main table caption').first().textContent();
@@ -486,7 +488,7 @@ suite('the inspector in Chromium', () => {
     });
     await page.getByLabel('SortBy').selectOption('To');
     await page.getByRole('button', { name: 'Apply' }).click();
-    const note = page.locator('main p.busy');
+    const note = page.locator('main .busy');
     await note.waitFor();
     expect(await note.textContent()).toMatch(/Working on it: .* \d+ s so far/);
     expect(await page.locator('main').getAttribute('aria-busy')).toBe('true');
