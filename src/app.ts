@@ -11,6 +11,7 @@ import { frontDoor } from './front-door';
 import { Faults } from './harness/faults';
 import { Journal } from './harness/journal';
 import { errorHandler, notFound } from './http/error-handler';
+import { createMetrics } from './http/metrics';
 import type { RequestLogger } from './logger';
 import type { PagingProfile } from './query/paging';
 import { mountApi } from './routes/api';
@@ -121,7 +122,8 @@ export function createApp(deps: AppDeps): EmulatorApp {
   app.use(notFound(dialect.name));
   app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));
 
-  const door = frontDoor({ next: app, world, journal, faults, cache, logger: deps.logger ?? null });
+  const metrics = createMetrics({ world, journal });
+  const door = frontDoor({ next: app, world, journal, faults, cache, logger: deps.logger ?? null, metrics });
   const handler = deps.restcommConsole == null ? door : withConsole(deps.restcommConsole, door);
   return Object.assign(handler, { express: app, cache, journal, faults });
 }

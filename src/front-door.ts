@@ -1,9 +1,12 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { Registry } from 'prom-client';
 import type { RenderCache } from './cache/render-cache';
+import { messages } from './errors';
 import { ADMIN } from './format/uris';
 import type { FaultAction, Faults } from './harness/faults';
 import type { Journal } from './harness/journal';
 import { type Exchange, openExchange } from './http/exchange';
+import { METRICS_PATH, type Metrics, routeOf } from './http/metrics';
 import type { RequestLogger } from './logger';
 import type { World } from './store/world';
 
@@ -31,6 +34,8 @@ export interface FrontDoorDeps {
   cache: RenderCache;
   /** Request logs; none when null. */
   logger: RequestLogger | null;
+  /** Counts every request, and answers `GET /metrics`. */
+  metrics: Metrics;
 }
 
 /**
@@ -114,6 +119,26 @@ function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, ex:
 }
 
 /**
+ * `GET /metrics` (or HEAD): Prometheus's text format, or OpenMetrics when the scraper's Accept
+ * asks for it, as Prometheus itself negotiates. Any other method is a 405.
+ */
+async function scrape(metrics: Metrics, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ message: messages.methodNotAllowed(req.method ?? '', 'GET, HEAD') }));
+    return;
+  }
+  const open = /application\/openmetrics-text/.test(req.headers.accept ?? '');
+  const registry = metrics.registry;
+  const type = open ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE;
+  // The registry reads its format as metrics() begins: a scrape of the other kind meanwhile cannot mix them.
+  registry.setContentType(type);
+  const body = await registry.metrics();
+  res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/**
  * The front door: every request passes here first, and in this order meets the request log, the
  * journal (which notes each API request when it closes), injected faults, and the response cache
  * (a list response already rendered for the same URL, credentials and state is written straight
@@ -121,8 +146,15 @@ function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, ex:
  * are logged but neither journaled nor faulted.
  */
 export function frontDoor(deps: FrontDoorDeps): RequestListener {
-  const { next, world, journal, faults, cache } = deps;
+  const { next, world, journal, faults, cache, metrics } = deps;
   const log = requestLog(deps.logger);
+  const count = (req: IncomingMessage, res: ServerResponse, ex: Exchange) =>
+    metrics.observe(
+      routeOf(ex.path),
+      req.method ?? '',
+      res.writableFinished ? res.statusCode : 0,
+      elapsedMs(ex) / 1000,
+    );
 
   const proceed = (req: IncomingMessage, res: ServerResponse, ex: Exchange): void => {
     cache.sync(world.version);
@@ -157,8 +189,16 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     // The journal keeps the path as sent; routing (and the response cache) sees production's.
     const accepted = acceptPath(ex.path);
     if (accepted !== null) req.url = ex.query === '' ? accepted : `${accepted}?${ex.query}`;
+    if (ex.path === METRICS_PATH) {
+      // A scrape is not a client's request: neither journaled, faulted nor counted.
+      void scrape(metrics, req, res);
+      return;
+    }
     if (ex.path.startsWith(ADMIN)) {
-      if (log !== null) res.on('close', () => log(req, res, ex));
+      res.on('close', () => {
+        log?.(req, res, ex);
+        count(req, res, ex);
+      });
       next(req, res);
       return;
     }
@@ -172,6 +212,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
       : faults.match({ method: ex.method, path: ex.decodedPath, account: ex.account }, arrivedMs);
     res.on('close', () => {
       log?.(req, res, ex);
+      count(req, res, ex);
       journal.add({
         arrivedMs,
         method: ex.method,

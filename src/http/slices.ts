@@ -37,6 +37,9 @@ export type BuildLabel = Pick<Build, 'about' | 'accountSid'>;
 
 const building = new Set<Build>();
 
+/** Since start: labelled builds begun, and slices of any long work run (the metrics read them). */
+export const sliceCounts = { builds: 0, slices: 0 };
+
 /** The builds under way, oldest first. */
 export function buildsUnderWay(): Build[] {
   return [...building];
@@ -61,6 +64,7 @@ function runTurn(): void {
   const started = performance.now();
   while (queue.length > 0 && performance.now() - started < SLICE_MS) {
     const job = queue.shift() as Job;
+    sliceCounts.slices++;
     try {
       const step = job.work.next();
       if (step.done === true) job.resolve(step.value);
@@ -91,6 +95,7 @@ export function runSliced<T>(work: Work<T>, label?: BuildLabel): Promise<T> {
   const build: Build | undefined =
     label === undefined ? undefined : { ...label, startedMs: performance.now(), tick: undefined, steps: 0 };
   if (build !== undefined) {
+    sliceCounts.builds++;
     if (first.value !== undefined) noteTick(build, first.value);
     building.add(build);
   }
