@@ -1,4 +1,6 @@
 import { Counter, Gauge, type Metric, Registry, type RegistryContentType } from 'prom-client';
+import { LIST_PATHS } from '../format/uris';
+import { LIST_NAMES, type ListName } from '../generators/lists';
 import type { Journal } from '../harness/journal';
 import type { World } from '../store/world';
 import { buildsUnderWay, sliceCounts } from './slices';
@@ -22,20 +24,26 @@ export function routeOf(path: string): string {
   // After `Accounts`: the account, a list, a record, a record's sub-list; each may end in `.json`.
   const list = path.indexOf('/', afterAccounts + 1);
   if (list < 0) return 'account';
-  const name = LISTS.find((l) => segmentIs(path, list + 1, l));
+  const name = listAt(path, list + 1);
   if (name === undefined) return 'other';
   const record = path.indexOf('/', list + 1);
-  if (record < 0) return name.toLowerCase();
+  if (record < 0) return name;
   const sub = path.indexOf('/', record + 1);
   if (sub >= 0) {
-    const of = LISTS.find((l) => segmentIs(path, sub + 1, l));
-    return of === 'Recordings' || of === 'Notifications' ? `call_${of.toLowerCase()}` : 'other';
+    const of = listAt(path, sub + 1);
+    return name === 'calls' && of !== undefined && of !== 'calls' ? `call_${of}` : 'other';
   }
-  if (name === 'Recordings' && (path.endsWith('.wav') || path.endsWith('.mp3'))) return 'recording_audio';
-  return name.slice(0, -1).toLowerCase();
+  if (name === 'recordings' && (path.endsWith('.wav') || path.endsWith('.mp3'))) return 'recording_audio';
+  return singular(name);
 }
 
-const LISTS = ['Calls', 'Recordings', 'Notifications'] as const;
+/** The list a path segment names (`Calls`, `Calls.json`), by the lists' one table of path segments. */
+function listAt(path: string, from: number): ListName | undefined {
+  return LIST_NAMES.find((name) => segmentIs(path, from, LIST_PATHS[name].segment));
+}
+
+/** A record of a list, as a route: `calls` → `call`. */
+const singular = (name: ListName) => name.slice(0, -1);
 
 /** Whether the path's segment at `from` is `name`, with or without an extension. */
 function segmentIs(path: string, from: number, name: string): boolean {
@@ -51,15 +59,10 @@ const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 const METHOD_NAMES = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'other'];
 const METHOD_INDEX = new Map(METHOD_NAMES.map((m, i) => [m, i]));
 const ROUTE_NAMES = [
-  'calls',
-  'recordings',
-  'notifications',
-  'call',
-  'recording',
+  ...LIST_NAMES,
+  ...LIST_NAMES.map(singular),
   'recording_audio',
-  'notification',
-  'call_recordings',
-  'call_notifications',
+  ...LIST_NAMES.filter((name) => name !== 'calls').map((name) => `call_${name}`),
   'account',
   'accounts',
   'admin',
