@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express from 'express';
 import type { AdminContext } from './admin/context';
-import { mountAdmin } from './admin/mount';
+import { mountAdmin, VERSION_HEADER, WRITE_HANDLERS } from './admin/mount';
 import type { StateDef } from './admin/provider-states';
 import type { UiAsset } from './admin/ui';
+import { type LogTransport, localTransport, WriteLog } from './admin/write-log';
 import { RenderCache, type RenderCacheOptions } from './cache/render-cache';
 import { ADMIN, DIALECTS, type DialectName, fileBaseOf } from './format/uris';
 import { frontDoor } from './front-door';
@@ -52,6 +53,12 @@ export interface AppDeps {
   onInternalError?: (err: unknown) => void;
   /** Restcomm's admin console (its webapp folder), served at /restcomm-management/; none when absent. */
   restcommConsole?: string | null;
+  /** Where the write log is kept (default: this process alone). */
+  log?: LogTransport;
+  /** This process's name in the write log's entry ids (default `local`). */
+  replica?: string;
+  /** How long a request carrying X-Callrec-Version waits for its replica to apply it (default 5000 ms). */
+  versionWaitMs?: number;
 }
 
 /** The emulator as a node request listener (the front door), with the express app and the harness behind it. */
@@ -62,6 +69,8 @@ export interface EmulatorApp {
   cache: RenderCache;
   journal: Journal;
   faults: Faults;
+  /** The write log this app applies; `log.ready` resolves once it has caught up. */
+  log: WriteLog;
 }
 
 /**
@@ -84,6 +93,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
   const faults = new Faults(() => world.seed);
   const strict = deps.strict ?? false;
   const dialect = DIALECTS[deps.dialect ?? 'spec'];
+  const log = new WriteLog(deps.log ?? localTransport(), deps.replica ?? 'local', WRITE_HANDLERS);
   const admin: AdminContext = {
     world,
     journal,
@@ -96,12 +106,17 @@ export function createApp(deps: AppDeps): EmulatorApp {
     strict,
     serverZone: deps.serverZone ?? 'UTC',
     uptime: deps.uptime ?? (() => process.uptime()),
+    log,
   };
+  log.open(admin);
 
   if (deps.cors === true) {
     // A fixed `*` origin: the headers are the same for every request, so cached responses stay
     // right. Credentials travel in the Authorization header, which the preflight allows.
-    const allowAll = cors({ origin: '*', exposedHeaders: ['X-Emulator-Warning', 'Retry-After', 'Content-Range'] });
+    const allowAll = cors({
+      origin: '*',
+      exposedHeaders: ['X-Emulator-Warning', 'Retry-After', 'Content-Range', VERSION_HEADER],
+    });
     // The admin API stays out of reach of web pages, unless a token guards it.
     const openAdmin = deps.adminToken != null;
     app.use((req, res, next) => (openAdmin || !req.path.startsWith(ADMIN) ? allowAll(req, res, next) : next()));
@@ -122,8 +137,18 @@ export function createApp(deps: AppDeps): EmulatorApp {
   app.use(notFound(dialect.name));
   app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));
 
-  const metrics = createMetrics({ world, journal });
-  const door = frontDoor({ next: app, world, journal, faults, cache, logger: deps.logger ?? null, metrics });
+  const metrics = createMetrics({ world, journal, log });
+  const door = frontDoor({
+    next: app,
+    world,
+    journal,
+    faults,
+    cache,
+    logger: deps.logger ?? null,
+    metrics,
+    log,
+    versionWaitMs: deps.versionWaitMs ?? 5000,
+  });
   const handler = deps.restcommConsole == null ? door : withConsole(deps.restcommConsole, door);
-  return Object.assign(handler, { express: app, cache, journal, faults });
+  return Object.assign(handler, { express: app, cache, journal, faults, log });
 }

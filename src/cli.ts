@@ -2,12 +2,16 @@
 import { banner } from './banner';
 import { type Config, loadConfig } from './config';
 import { ValidationError } from './errors';
+import { isWorker, runPrimary, serveAsWorker } from './fleet/cluster';
+import { loadInputs } from './load';
 import { type RunningEmulator, serve } from './server';
 
 /** Exit codes: 2 for unusable options or files, 1 when the port cannot be had. */
 function fail(message: string, code: number): void {
   process.stderr.write(`callrec-emulator: ${message}\n`);
   process.exitCode = code;
+  // A worker of --workers: the channel to the primary would keep it alive; the primary sees the code.
+  if (isWorker() && process.connected) process.disconnect();
 }
 
 async function main(): Promise<void> {
@@ -24,8 +28,26 @@ async function main(): Promise<void> {
     if (err instanceof ValidationError) return fail(err.message, 2);
     throw err;
   }
+  const worker = isWorker();
+  if (config.workers > 1 && !worker) {
+    try {
+      // Unusable files fail here, once, rather than in every worker.
+      loadInputs(config);
+    } catch (err) {
+      if (err instanceof ValidationError) return fail(err.message, 2);
+      throw err;
+    }
+    warnIfOpen(config);
+    // --workers: this process forks the workers, orders the write log and prints their banner.
+    process.exitCode = await runPrimary(config.workers, config.redis === null, {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+      now: () => Date.now(),
+    });
+    return;
+  }
   try {
-    em = await serve(config);
+    em = await serve(config, { clusterWorker: worker && config.redis === null });
   } catch (err) {
     if (err instanceof ValidationError) return fail(err.message, 2);
     const e = err as NodeJS.ErrnoException;
@@ -35,6 +57,10 @@ async function main(): Promise<void> {
         ? `: port ${config.port} is in use; pick another with --port N (or PORT=N), or --port 0 for any free one`
         : '';
     return fail(`cannot listen on ${config.host}:${config.port} (${e.code ?? e.message})${hint}`, 1);
+  }
+  if (worker) {
+    serveAsWorker(banner(em, config), () => em.close());
+    return;
   }
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -47,14 +73,18 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  warnIfOpen(config);
+  // Printed last: whoever waits for this line (a test runner, a script) may signal at once.
+  process.stdout.write(banner(em, config));
+}
+
+function warnIfOpen(config: Readonly<Config>): void {
   const loopback = /^(127\.|::1$|localhost$)/.test(config.host);
   if (!loopback && config.adminToken === null) {
     process.stderr.write(
       `callrec-emulator: warning: listening on ${config.host} with an open admin API; anyone who reaches it can change or wipe the data (set --admin-token)\n`,
     );
   }
-  // Printed last: whoever waits for this line (a test runner, a script) may signal at once.
-  process.stdout.write(banner(em, config));
 }
 
 void main();

@@ -46,6 +46,10 @@ export interface Config {
   maxConnections: number;
   /** Restcomm's admin console (its webapp folder), served at /restcomm-management/; null: none. */
   restcommConsole: string | null;
+  /** Processes serving on this host (node:cluster), one write log kept by the primary. */
+  workers: number;
+  /** The write log as a Redis stream shared by every replica (`redis://…`); null: this host's own. */
+  redis: string | null;
 }
 
 export const DEFAULT_FIXTURES = resolve(__dirname, '..', 'fixtures', 'default.json');
@@ -106,6 +110,19 @@ function hostNames({ raw, label }: Given): readonly string[] {
 }
 
 const instant = ({ raw, label }: Given): number => instantAt(label, raw);
+
+function redisUrl({ raw, label }: Given): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (url === null || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
+    throw new ValidationError(label, problems.redisUrl(raw));
+  }
+  return raw;
+}
 
 function publicUrl({ raw, label }: Given): string {
   let url: URL;
@@ -355,6 +372,26 @@ export const OPTIONS: readonly OptionDoc[] = [
     default: 'none',
     help: "serve Restcomm's admin console (the webapp folder of restcomm.ui) at /restcomm-management/ (--dialect restcomm)",
     parse: ({ raw }) => resolve(raw),
+    fallback: null,
+  }),
+  option({
+    name: 'workers',
+    key: 'workers',
+    env: 'CALLREC_WORKERS',
+    value: 'N',
+    default: '1',
+    help: 'processes serving the port (node:cluster); every write goes through one log, so all answer alike',
+    parse: intIn(1, 64),
+    fallback: 1,
+  }),
+  option({
+    name: 'redis',
+    key: 'redis',
+    env: 'CALLREC_REDIS',
+    value: 'URL',
+    default: 'none',
+    help: 'keep the write log in Redis (redis:// or rediss://), shared by every replica started with the same URL and options',
+    parse: redisUrl,
     fallback: null,
   }),
 ];

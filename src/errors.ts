@@ -7,7 +7,7 @@
  */
 
 /** Every status code the emulator answers with on purpose. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 408 | 409 | 413 | 415 | 416 | 417 | 429 | 431 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 408 | 409 | 413 | 415 | 416 | 417 | 429 | 431 | 500 | 503;
 
 export class ApiError extends Error {
   readonly status: ErrorStatus;
@@ -67,6 +67,11 @@ export const problems = {
   flag: (got: string) => `must be true, false, 1 or 0, got ${q(got)}`,
   instant: (got: unknown) => `must be an ISO 8601 instant with a zone, such as 2025-06-01T12:00:00Z, got ${q(got)}`,
   httpUrl: (got: string) => `must be an absolute http(s) URL, got ${q(got)}`,
+  redisUrl: (got: string) =>
+    `must be a Redis URL (redis://host:port, rediss:// for TLS, /N for a database), got ${q(got)}`,
+  redisUnreachable: (where: string, ms: number, why: string) => `${where} did not answer within ${ms} ms (${why})`,
+  otherFleet: (where: string, conflict: string) =>
+    `${where} holds the write log of emulators started otherwise: ${conflict}; start every replica with the same options, or give this one another database (redis://host:port/N)`,
   httpUrlPlain: (got: string) => `must be an http(s) URL without query or fragment, got ${q(got)}`,
   adminToken: 'must be 1 to 256 visible ASCII characters',
   hostName: (got: string) => `must be a host name or IP address, got ${q(got)}`,
@@ -257,6 +262,15 @@ export const messages = {
     `No journal entry ${JSON.stringify(id)}: it may have left the journal (see GET /__admin/requests for those held)`,
   endsSandboxes: (what: string, sids: readonly string[], retry: string) =>
     `${what} would end the ${sids.length} live sandbox${sids.length === 1 ? '' : 'es'} (${sids.join(', ')}): delete them, or ${retry}?force=true`,
+  // The write log (one process, --workers, --redis): a write that cannot be ordered changes nothing.
+  logUnavailable: (where: string, why: string) =>
+    `The write was not applied: the write log (${where}) cannot be reached (${why}); reads go on, send the write again once it is back`,
+  logDiverged: (where: string, has: number, applied: number) =>
+    `The write was not applied: the write log (${where}) holds ${has} entries but this replica applied ${applied} (the log was lost or emptied); restart every replica on a new log`,
+  versionNotReached: (wanted: number, applied: number, waitedMs: number) =>
+    `This replica has applied the write log up to version ${applied}, not yet ${wanted} (X-Callrec-Version), after waiting ${waitedMs} ms; try again`,
+  versionAhead: (wanted: number, head: number) =>
+    `X-Callrec-Version ${wanted} is beyond the write log's last version (${head}): it names no write made here`,
   unknownState: (name: string, known: readonly string[]) =>
     `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,
   // Warnings: what production ignores or reads differently, said in a header and the journal.

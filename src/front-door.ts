@@ -1,7 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Registry } from 'prom-client';
+import type { WriteLog } from './admin/write-log';
 import type { RenderCache } from './cache/render-cache';
-import { messages } from './errors';
+import { messages, problems } from './errors';
 import { ADMIN } from './format/uris';
 import type { FaultAction, Faults } from './harness/faults';
 import type { Journal } from './harness/journal';
@@ -36,6 +37,19 @@ export interface FrontDoorDeps {
   logger: RequestLogger | null;
   /** Counts every request, and answers `GET /metrics`. */
   metrics: Metrics;
+  /** The write log: a request carrying X-Callrec-Version waits for this replica to apply it. */
+  log: WriteLog;
+  /** How long it waits before a 503. */
+  versionWaitMs: number;
+}
+
+/** The request header naming the log version a request must see (a write's answer gave it). */
+const VERSION_WANTED = 'x-callrec-version';
+
+/** A JSON answer written straight from the front door. */
+function answer(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify({ message }));
 }
 
 /**
@@ -182,7 +196,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     next(req, res);
   };
 
-  return (req, res) => {
+  const enter = (req: IncomingMessage, res: ServerResponse): void => {
     // --clock-rate: the clock catches up with wall time before anything reads it.
     world.tick();
     const ex = openExchange(req);
@@ -240,5 +254,22 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     } else {
       act(action, req, res, ex, () => proceed(req, res, ex));
     }
+  };
+
+  // Read-your-write across replicas: a request naming a version is let in once this replica has
+  // applied it, so a client that sends back what its write answered never sees the world before.
+  return (req, res) => {
+    const wanted = req.headers[VERSION_WANTED];
+    if (wanted === undefined) return enter(req, res);
+    const text = Array.isArray(wanted) ? (wanted[0] ?? '') : wanted;
+    if (!/^[0-9]{1,15}$/.test(text)) {
+      return answer(res, 400, `X-Callrec-Version: ${problems.intRange(0, Number.MAX_SAFE_INTEGER, text)}`);
+    }
+    const version = Number(text);
+    if (deps.log.version >= version) return enter(req, res);
+    void deps.log.waitFor(version, deps.versionWaitMs).then((reached) => {
+      if (reached) enter(req, res);
+      else answer(res, 503, messages.versionNotReached(version, deps.log.version, deps.versionWaitMs));
+    });
   };
 }

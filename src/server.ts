@@ -1,8 +1,13 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { type LogTransport, localTransport } from './admin/write-log';
 import { createApp, type EmulatorApp } from './app';
 import type { Config } from './config';
 import { ValidationError } from './errors';
+import { workerTransport } from './fleet/cluster';
+import { genesisOf } from './fleet/genesis';
+import { redisTransport } from './fleet/redis-log';
 import { answerNodeErrors, capConnections, HEADERS_TIMEOUT_MS } from './http/connections';
 import { loadInputs, loadUi } from './load';
 import { createLogger } from './logger';
@@ -29,18 +34,35 @@ function listeningUrl(host: string, port: number): string {
   return `http://${shown}:${port}`;
 }
 
+export interface ServeOptions {
+  /** This process is a worker of `--workers` (cli.ts): the write log is the primary's. */
+  clusterWorker?: boolean;
+}
+
 /**
  * Reads the config's files, builds the world and listens. Throws a ValidationError (naming the
  * file) for unusable input, and the listen error otherwise. The app is made once the port is
  * known, because with `--port 0` the default public URL (and so every `file_uri`) depends on it.
  */
-export async function serve(config: Readonly<Config>): Promise<RunningEmulator> {
+export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}): Promise<RunningEmulator> {
   const inputs = loadInputs(config);
+  // Where the write log is: Redis (many replicas), the primary (--workers), or this process.
+  const transport: LogTransport =
+    config.redis !== null
+      ? await redisTransport(config.redis, genesisOf(config, inputs, Date.now()))
+      : fleet.clusterWorker === true
+        ? await workerTransport()
+        : localTransport();
+  let log: EmulatorApp['log'] | undefined;
   let world: World;
   try {
     world = new World({ seed: config.seed, clockMs: config.clockMs, accounts: inputs.accounts });
-    // Opt-in, for a local stand-in: the one place the wall clock can move data.
-    if (config.clockRate !== null) world.followWall(config.clockRate, () => Date.now());
+    // Opt-in, for a local stand-in: the one place the wall clock can move data. A clock move
+    // the log applies anchors at the wall time of its entry, so every replica anchors alike.
+    if (config.clockRate !== null) {
+      const wall = () => log?.applyingWallMs ?? Date.now();
+      world.followWall(config.clockRate, wall, transport.genesisWallMs ?? Date.now());
+    }
   } catch (err) {
     // Two accounts the seed gives the same sid or token: a problem of the fixtures file.
     if (err instanceof ValidationError) throw new ValidationError(`${inputs.fixturesLabel}: ${err.path}`, err.problem);
@@ -80,15 +102,25 @@ export async function serve(config: Readonly<Config>): Promise<RunningEmulator> 
     logger: createLogger(config.logLevel, process.stdout.isTTY === true),
     cache: { itemBytes: (config.cacheMb * 2 ** 20) / 3, responseBytes: (config.cacheMb * 2 ** 20 * 2) / 3 },
     uptime: () => process.uptime() - started,
+    log: transport,
+    replica: `${hostname()}:${process.pid}`,
   });
-  server.on('request', app);
+  log = app.log;
+  // A replica answers once it has applied the log as it found it: requests that come sooner wait.
+  let caughtUp = false;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (caughtUp) app(req, res);
+    else void app.log.ready.then(() => app(req, res));
+  });
+  await app.log.ready;
+  caughtUp = true;
   const close = (graceMs = 2000): Promise<void> =>
     new Promise((resolve) => {
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       timer.unref();
       server.close(() => {
         clearTimeout(timer);
-        resolve();
+        void transport.close().then(resolve);
       });
       server.closeIdleConnections();
     });

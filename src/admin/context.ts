@@ -7,6 +7,7 @@ import type { PagingProfile } from '../query/paging';
 import type { Account, World } from '../store/world';
 import type { StateDef } from './provider-states';
 import type { UiAsset } from './ui';
+import type { WriteLog } from './write-log';
 
 /** Everything an admin handler may read or change. */
 export interface AdminContext {
@@ -25,6 +26,8 @@ export interface AdminContext {
   serverZone: string;
   /** Seconds since start, for the health check; never shapes data. */
   uptime: () => number;
+  /** The ordered log every write goes through (this process's, the primary's, or Redis's). */
+  log: WriteLog;
 }
 
 /** One admin request, as a handler sees it: no express. */
@@ -37,6 +40,26 @@ export interface AdminRequest {
   body(): unknown;
   /** Whether a body was sent: for endpoints whose body is optional. */
   readonly hasBody: boolean;
+}
+
+/**
+ * A request as a handler reads it, from its parts: what the admin route takes from express, and
+ * what a replica applying the write log takes from an entry.
+ */
+export function adminRequestOf(
+  params: Readonly<Record<string, string>>,
+  query: string,
+  body: { value: unknown } | undefined,
+): AdminRequest {
+  return {
+    params,
+    query,
+    body: () => {
+      if (body === undefined) throw new ApiError(400, messages.badBody(messages.sendJson));
+      return body.value;
+    },
+    hasBody: body !== undefined,
+  };
 }
 
 /** What a handler answers: JSON with a status, or bytes of a type. */

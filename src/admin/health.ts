@@ -35,6 +35,9 @@ export const health: AdminHandler = (ctx) => {
     journal: ctx.journal.count,
     faults: ctx.faults.size,
     strict: ctx.strict,
+    // Which process answered, and how far it has applied the write log (replicas agree once equal).
+    replica: ctx.log.replica,
+    log: { version: ctx.log.version, where: ctx.log.transport.where, up: ctx.log.up },
     // The accounts with production's hazards on, or restarts made: a run that passes here with
     // hazards says so.
     hazards: accounts

@@ -1,23 +1,26 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { ApiError, messages } from '../errors';
 import { ADMIN } from '../format/uris';
 import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
 import { writeChunks } from '../http/stream';
-import type { AdminContext, AdminReply, AdminRequest } from './context';
+import { type AdminContext, type AdminHandler, type AdminReply, adminRequestOf } from './context';
 import { ADMIN_BODY_BYTES, adminGuard, bodyReader, type GuardOptions, scriptsOnly } from './guard';
 import { ADMIN_ROUTES, type AdminRoute } from './routes';
 
-function adminRequest(req: Request): AdminRequest {
-  return {
-    params: req.params as Record<string, string>,
-    query: exchangeOf(req).query,
-    body: () => {
-      if (req.body === undefined) throw new ApiError(400, messages.badBody(messages.sendJson));
-      return req.body as unknown;
-    },
-    hasBody: req.body !== undefined,
-  };
+/** The header a write answers with its log version, and any request may send back (see the front door). */
+export const VERSION_HEADER = 'X-Callrec-Version';
+
+/** A route's key in the write log: its method and path pattern. */
+export const routeKey = (r: AdminRoute) => `${r.method} ${r.path}`;
+
+/** The handlers the write log applies, by route key. */
+export const WRITE_HANDLERS: ReadonlyMap<string, AdminHandler> = new Map(
+  ADMIN_ROUTES.filter(isWrite).map((r) => [routeKey(r), r.handler]),
+);
+
+/** Whether a route changes state: every POST, PUT and DELETE but the queries sent as a body. */
+function isWrite(r: AdminRoute): boolean {
+  return r.method !== 'GET' && r.read !== true;
 }
 
 async function send(res: Response, reply: AdminReply): Promise<void> {
@@ -45,13 +48,28 @@ export function mountAdmin(app: Express, ctx: AdminContext, guard: GuardOptions)
   const byPath = new Map<string, AdminRoute[]>();
   for (const r of ADMIN_ROUTES) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
   for (const [path, routes] of byPath) {
-    for (const { method, handler, bodyBytes } of routes) {
+    for (const r of routes) {
+      const { method, handler, bodyBytes } = r;
       const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
       const checks = method === 'GET' ? [] : [writes];
       // Express 5 hands a rejected promise to the error handler, as it does a throw.
-      app[verb](path, ...checks, ...reader(bodyBytes ?? ADMIN_BODY_BYTES), async (req, res) => {
-        await send(res, await handler(ctx, adminRequest(req)));
-      });
+      const key = routeKey(r);
+      const params = (req: Request) => req.params as Record<string, string>;
+      const body = (req: Request) => (req.body === undefined ? undefined : { value: req.body as unknown });
+      // Express 5 hands a rejected promise to the error handler, as it does a throw.
+      const answer: RequestHandler = isWrite(r)
+        ? async (req, res) => {
+            // Every write goes through the log, here too: this process applies it in its turn.
+            const { version, reply } = await ctx.log.write(key, params(req), exchangeOf(req).query, body(req));
+            res.setHeader(VERSION_HEADER, version);
+            await send(res, reply);
+          }
+        : async (req, res) => {
+            // What the read saw: a client may wait for it on another replica.
+            res.setHeader(VERSION_HEADER, ctx.log.version);
+            await send(res, await handler(ctx, adminRequestOf(params(req), exchangeOf(req).query, body(req))));
+          };
+      app[verb](path, ...checks, ...reader(bodyBytes ?? ADMIN_BODY_BYTES), answer);
     }
     const allowed = routes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]));
     app.all(path, methodNotAllowed(allowed.join(', ')));

@@ -22,6 +22,8 @@ export interface AdminRoute {
   handler: AdminHandler;
   /** Bytes the body may have (default ADMIN_BODY_BYTES). */
   bodyBytes?: number;
+  /** A POST that only reads (a query too long for a URL): it skips the write log. */
+  read?: true;
 }
 
 const route = (method: AdminMethod, path: string, handler: AdminHandler, bodyBytes?: number): AdminRoute =>
@@ -56,7 +58,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 
   route('POST', paths.calls, records.insertCalls),
   route('DELETE', paths.call, records.deleteCall),
-  route('POST', paths.recordingCounts, records.recordingCounts),
+  { ...route('POST', paths.recordingCounts, records.recordingCounts), read: true },
   route('POST', paths.recordings, records.insertRecordings),
   route('DELETE', paths.recording, records.deleteRecording),
 

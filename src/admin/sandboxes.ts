@@ -72,13 +72,13 @@ function needsTraffic(parent: Account, hazards: unknown): void {
 /**
  * Ends the sandbox after `ttl` seconds of wall time, should a test runner never delete it. The
  * timer never keeps the process alive, and ends only that sandbox: not one made later with the
- * same sid after a reset.
+ * same sid after a reset. The end is a write of the log like any other, so every replica ends it
+ * alike; only the process that took the request sets the timer (one entry, not one a replica).
  */
 function expireLater(ctx: AdminContext, sid: string, ttl: number): void {
   const serial = ctx.world.forkOf(sid)?.serial;
-  setTimeout(() => {
-    if (ctx.world.forkOf(sid)?.serial === serial) endAccount(ctx, sid);
-  }, ttl * 1000).unref();
+  if (serial === undefined || !ctx.log.applyingOwn) return;
+  setTimeout(() => ctx.log.expire(sid, serial), ttl * 1000).unref();
 }
 
 /** A test run's id: what a runner tags its sandboxes with (1 to 200 visible characters). */

@@ -111,6 +111,14 @@ function latencyHistogram(routes: ReadonlyMap<string, RouteTimes>) {
 export interface MetricsSources {
   world: World;
   journal: Journal;
+  /** The write log, as far as metrics read it (admin/write-log.ts's WriteLog). */
+  log: {
+    readonly version: number;
+    /** Versions the log holds that this replica has not applied yet. */
+    lag(): Promise<number>;
+    /** Whether the log can be reached. */
+    readonly up: boolean;
+  };
 }
 
 /** One app's metrics: its own registry (apps in one process never mix their counts). */
@@ -125,7 +133,7 @@ export interface Metrics {
  * name is documented in its HELP line and in README. prom-client (the Node ecosystem's
  * Prometheus library) writes both formats; what is counted is ours.
  */
-export function createMetrics({ world, journal }: MetricsSources): Metrics {
+export function createMetrics({ world, journal, log }: MetricsSources): Metrics {
   const registry = new Registry<RegistryContentType>();
   // The request path adds to plain numbers (no label hashing, no string made a request: the
   // metrics cost a hot page under 2%); a scrape turns them into prom-client's series.
@@ -213,6 +221,30 @@ export function createMetrics({ world, journal }: MetricsSources): Metrics {
     registers: [registry],
     collect() {
       this.set(world.version);
+    },
+  });
+  new Gauge({
+    name: 'callrec_log_version',
+    help: 'The write log version this replica has applied (X-Callrec-Version): equal on every replica once caught up.',
+    registers: [registry],
+    collect() {
+      this.set(log.version);
+    },
+  });
+  new Gauge({
+    name: 'callrec_log_lag',
+    help: 'Versions the write log holds that this replica has not applied yet (0 when caught up).',
+    registers: [registry],
+    async collect() {
+      this.set(await log.lag());
+    },
+  });
+  new Gauge({
+    name: 'callrec_log_up',
+    help: 'Whether the write log (this process, the primary of --workers, or Redis) can be reached: 1 or 0.',
+    registers: [registry],
+    collect() {
+      this.set(log.up ? 1 : 0);
     },
   });
   return {

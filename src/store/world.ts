@@ -153,10 +153,11 @@ export class World {
   /**
    * The clock follows `wall` at `rate` times from now on (`--clock-rate`, for a local stand-in):
    * answers then change as time passes, so this is never the default. The wall clock is read
-   * here and in `tick` only, and only in this mode.
+   * here and in `tick` only, and only in this mode. Replicas of one fleet count from the same
+   * `sinceWallMs` (the first one's start), so their clocks agree.
    */
-  followWall(rate: number, wall: () => number): void {
-    this.follow = { rate, wall, wallAt: wall(), clockAt: this.context.nowMs };
+  followWall(rate: number, wall: () => number, sinceWallMs: number = wall()): void {
+    this.follow = { rate, wall, wallAt: sinceWallMs, clockAt: this.context.nowMs };
   }
 
   /** The rate the clock follows wall time at, or null when it moves only when told. */

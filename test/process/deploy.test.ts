@@ -23,8 +23,13 @@ const OPTION_VARS = new Set(OPTIONS.map((o) => o.env));
 describe('docker-compose.yml', () => {
   const s = compose.services;
 
-  test('has the emulator, an app that waits for it, replicas and a proxy', () => {
-    expect(Object.keys(s).sort()).toEqual(['app', 'emulator', 'proxy', 'replica']);
+  test('has the emulator, an app that waits for it, replicas sharing a Redis write log, and a proxy', () => {
+    expect(Object.keys(s).sort()).toEqual(['app', 'emulator', 'proxy', 'redis', 'replica']);
+    expect(s['redis'].image).toMatch(/^redis:\d/);
+    expect(s['redis'].command).toEqual(['redis-server', '--appendonly', 'yes']);
+    expect(s['redis'].healthcheck.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    expect(s['replica'].depends_on).toEqual({ redis: { condition: 'service_healthy' } });
+    expect(s['replica'].environment.CALLREC_REDIS).toBe('redis://redis:6379');
     expect(s['app'].depends_on).toEqual({ emulator: { condition: 'service_healthy' } });
     expect(s['proxy'].depends_on).toEqual({ replica: { condition: 'service_healthy' } });
     expect(s['replica'].deploy.replicas).toBeGreaterThanOrEqual(2);

@@ -1,0 +1,267 @@
+import { ApiError, messages } from '../errors';
+import { type AdminContext, type AdminHandler, type AdminReply, adminRequestOf, endAccount, ok } from './context';
+
+/**
+ * One write as the log carries it: plain JSON, the same in every process that applies it. An
+ * admin write is the request itself (its route, path parameters, raw query and body), because
+ * every handler is a pure function of the world and the request: applied in the same order
+ * everywhere, the same requests make the same world. That is the whole of the fleet's
+ * agreement, and why no replica ever ships its state to another.
+ */
+export type LogEntry = AdminWrite | SandboxExpiry;
+
+export interface AdminWrite {
+  kind: 'admin';
+  /** The route's method and path pattern, e.g. `POST /__admin/accounts/:sid/calls`. */
+  route: string;
+  params: Record<string, string>;
+  query: string;
+  /** The JSON body, when one was sent. */
+  body?: unknown;
+  /** `replica#n`: the process that took the request waits for this entry's outcome. */
+  id: string;
+  /**
+   * Wall time when the request was taken. Only `--clock-rate` reads it (a clock move anchors
+   * there, in every replica alike); it never shapes data.
+   */
+  wallMs: number;
+}
+
+/** A sandbox's `ttl_s` has run out: it ends, unless a newer sandbox has its sid by now. */
+export interface SandboxExpiry {
+  kind: 'expire';
+  sid: string;
+  serial: number;
+  id: string;
+  wallMs: number;
+}
+
+/** Where the log is kept: this process, the primary of `--workers`, or a Redis stream. */
+export interface LogTransport {
+  /** For messages: `this process`, `the primary process`, `Redis at redis://…`. */
+  readonly where: string;
+  /**
+   * Hands every entry, in order and once, to `deliver`, from the log's first (or the first
+   * after a snapshot) on; resolves once everything the log held when it was called is handed.
+   */
+  open(deliver: (version: number, entry: LogEntry) => void): Promise<void>;
+  /** Orders an entry (it comes back through `deliver`); rejects when the log cannot be reached. */
+  append(entry: LogEntry): Promise<void>;
+  /** The newest version the log holds, as far as this process can tell (for the lag). */
+  head(): Promise<number>;
+  /** Whether the log can be reached now (for the health check and metrics). */
+  readonly up: boolean;
+  /** Wall time the fleet's clock counts from with --clock-rate (the first replica's start); none alone. */
+  readonly genesisWallMs?: number;
+  close(): Promise<void>;
+}
+
+/** The log holds fewer entries than this replica has applied: it was lost or emptied. */
+export class LogDiverged extends Error {
+  constructor(readonly has: number) {
+    super(`the log holds ${has} entries`);
+  }
+}
+
+type Outcome = { reply: AdminReply } | { error: unknown };
+
+/**
+ * The log in this process alone: an entry is ordered as it is appended. What a single emulator
+ * (and each test's in-process one) runs on, through the same path as a fleet's.
+ */
+export function localTransport(): LogTransport {
+  let version = 0;
+  let deliver: ((version: number, entry: LogEntry) => void) | null = null;
+  return {
+    where: 'this process',
+    up: true,
+    open: (d) => {
+      deliver = d;
+      return Promise.resolve();
+    },
+    append: (entry) => {
+      deliver?.(++version, entry);
+      return Promise.resolve();
+    },
+    head: () => Promise.resolve(version),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** A reason for a message, from whatever a transport threw. */
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The ordered log of writes, as one replica sees it: it applies entries one at a time in log
+ * order (a write taken here waits for its own turn, and answers with what applying it gave),
+ * counts the version it has reached, and lets a request wait for a version.
+ */
+export class WriteLog {
+  private applied = 0;
+  /** The newest version handed over (applied, being applied, or queued). */
+  private received = 0;
+  private readonly queue: [number, LogEntry][] = [];
+  private draining: Promise<void> | null = null;
+  /** Writes taken here, by entry id, waiting for their turn. */
+  private readonly mine = new Map<string, (version: number, outcome: Outcome) => void>();
+  /** Requests waiting for a version (X-Callrec-Version), in no order: they are few. */
+  private waiters: { version: number; wake: () => void }[] = [];
+  private serial = 0;
+  private ctx: AdminContext | null = null;
+  /** A version was skipped: the log lost entries this replica never saw. */
+  private gap: number | null = null;
+  /** The wall time of the entry being applied, else null (see AdminWrite.wallMs). */
+  applyingWallMs: number | null = null;
+  /** Whether the entry being applied was taken by this process (only its taker sets its timers). */
+  applyingOwn = false;
+  /** Resolves once this replica has applied what the log held when it opened. */
+  ready: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly transport: LogTransport,
+    /** This process's name in entry ids (host and pid), unique in the fleet. */
+    readonly replica: string,
+    private readonly handlers: ReadonlyMap<string, AdminHandler>,
+  ) {}
+
+  /** Starts applying the log to `ctx`'s world. */
+  open(ctx: AdminContext): void {
+    this.ctx = ctx;
+    this.ready = this.transport.open((version, entry) => this.deliver(version, entry)).then(() => this.idle());
+  }
+
+  /** The version this replica has applied: how many writes its world holds. */
+  get version(): number {
+    return this.applied;
+  }
+
+  /** Versions the log holds that this replica has not applied yet. */
+  async lag(): Promise<number> {
+    const head = await this.transport.head().catch(() => this.received);
+    return Math.max(0, head - this.applied);
+  }
+
+  /** Whether the log can be reached now. */
+  get up(): boolean {
+    return this.transport.up;
+  }
+
+  /** Takes a write: orders it, waits for its turn, answers with its version and reply (or throws its error). */
+  write(route: string, params: Record<string, string>, query: string, body: { value: unknown } | undefined) {
+    const entry: AdminWrite = {
+      kind: 'admin',
+      route,
+      params,
+      query,
+      ...(body === undefined ? {} : { body: body.value }),
+      id: `${this.replica}#${++this.serial}`,
+      wallMs: Date.now(),
+    };
+    return this.submit(entry);
+  }
+
+  /** Orders a sandbox's expiry; a log that cannot be reached leaves the sandbox (it can be deleted). */
+  expire(sid: string, serial: number): void {
+    this.submit({ kind: 'expire', sid, serial, id: `${this.replica}#${++this.serial}`, wallMs: Date.now() }).catch(
+      () => undefined,
+    );
+  }
+
+  private async submit(entry: LogEntry): Promise<{ version: number; reply: AdminReply }> {
+    if (this.gap !== null) throw new ApiError(503, messages.logDiverged(this.transport.where, this.gap, this.applied));
+    const outcome = new Promise<{ version: number; reply: AdminReply }>((resolve, reject) => {
+      this.mine.set(entry.id, (version, o) => ('error' in o ? reject(o.error) : resolve({ version, reply: o.reply })));
+    });
+    try {
+      await this.transport.append(entry);
+    } catch (err) {
+      this.mine.delete(entry.id);
+      if (err instanceof LogDiverged) {
+        this.gap = err.has;
+        throw new ApiError(503, messages.logDiverged(this.transport.where, err.has, this.applied));
+      }
+      throw new ApiError(503, messages.logUnavailable(this.transport.where, reasonOf(err)));
+    }
+    return outcome;
+  }
+
+  /** Resolves true once `version` is applied here, or false after `ms`. */
+  waitFor(version: number, ms: number): Promise<boolean> {
+    if (this.applied >= version) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = {
+        version,
+        wake: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, ms);
+      this.waiters.push(waiter);
+    });
+  }
+
+  private deliver(version: number, entry: LogEntry): void {
+    const expected = this.received + 1;
+    // Seen already (a reader that went back after a reconnect): applying twice would be a new write.
+    if (version < expected) return;
+    if (version > expected) {
+      this.gap = version - 1;
+      return;
+    }
+    this.received = version;
+    this.queue.push([version, entry]);
+    this.draining ??= this.drain().finally(() => {
+      this.draining = null;
+    });
+  }
+
+  /** Resolves once nothing handed over is left to apply. */
+  private async idle(): Promise<void> {
+    while (this.draining !== null) await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
+      const [version, entry] = next;
+      const taker = this.mine.get(entry.id);
+      this.applyingOwn = taker !== undefined;
+      this.applyingWallMs = entry.wallMs;
+      let outcome: Outcome;
+      try {
+        outcome = { reply: await this.run(entry) };
+      } catch (error) {
+        // Refused (a 4xx): refused alike everywhere, and nothing changed. Only the taker answers it.
+        outcome = { error };
+      }
+      this.applyingOwn = false;
+      this.applyingWallMs = null;
+      this.applied = version;
+      if (taker !== undefined) {
+        this.mine.delete(entry.id);
+        taker(version, outcome);
+      }
+      if (this.waiters.length > 0) {
+        const woken = this.waiters.filter((w) => w.version <= version);
+        this.waiters = this.waiters.filter((w) => w.version > version);
+        for (const w of woken) w.wake();
+      }
+    }
+  }
+
+  private run(entry: LogEntry): AdminReply | Promise<AdminReply> {
+    const ctx = this.ctx;
+    if (ctx === null) throw new Error('the write log is not open');
+    if (entry.kind === 'expire') {
+      if (ctx.world.forkOf(entry.sid)?.serial === entry.serial) endAccount(ctx, entry.sid);
+      return ok({ status: 'expired', sid: entry.sid });
+    }
+    const handler = this.handlers.get(entry.route);
+    // Every replica runs the same build (the log's genesis checks it), so this names a bug.
+    if (handler === undefined) throw new Error(`the write log names no route ${entry.route}`);
+    return handler(ctx, adminRequestOf(entry.params, entry.query, 'body' in entry ? { value: entry.body } : undefined));
+  }
+}
