@@ -468,9 +468,14 @@ describe('health', () => {
       'journal',
       'faults',
       'strict',
+      'replica',
+      'log',
       'hazards',
     ]);
     expect(res.body).toMatchObject({
+      // One process: its write log is its own, nothing written yet.
+      replica: 'local',
+      log: { version: 0, where: 'this process', up: true },
       hazards: [],
       calls: 499,
       recordings: 195,
@@ -478,9 +483,11 @@ describe('health', () => {
       strict: false,
       clock: '2025-06-01T12:00:00.000Z',
     });
-    await request(app).post('/__admin/seed').send({ seed: 'other', clock: '2024-01-02T03:04:05Z' });
+    const seeded = await request(app).post('/__admin/seed').send({ seed: 'other', clock: '2024-01-02T03:04:05Z' });
+    expect(seeded.headers['x-callrec-version']).toBe('1');
     const after = await request(app).get('/__admin/health');
-    expect(after.body).toMatchObject({ seed: 'other', clock: '2024-01-02T03:04:05.000Z' });
+    expect(after.headers['x-callrec-version']).toBe('1');
+    expect(after.body).toMatchObject({ seed: 'other', clock: '2024-01-02T03:04:05.000Z', log: { version: 1 } });
     const reset = await request(app).post('/__admin/reset').type('json');
     expect(reset.body.seed).toBe('other');
   });

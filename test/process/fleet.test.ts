@@ -45,6 +45,9 @@ function send(base: string, method: string, path: string, body?: unknown, header
         });
       },
     );
+    // A connection the cluster's primary handed to a worker as it was killed may never be
+    // answered: it counts as failed (not acknowledged), as a client's own timeout would.
+    req.setTimeout(5000, () => req.destroy(new Error(`no answer to ${method} ${path} in 5 s`)));
     req.on('error', reject);
     req.end(payload);
   });
@@ -191,7 +194,7 @@ describe('--workers N: one write log ordered by the primary', () => {
         .text;
       for (const sid of acknowledged) expect(state).toContain(sid);
     }
-  });
+  }, 60_000);
 });
 
 const redisServer = redisServerPath();

@@ -43,6 +43,8 @@ export function makeEmulator(
     cors?: boolean;
     /** The inspector's files: the real ones unless given. */
     ui?: Map<string, UiAsset>;
+    /** How long X-Callrec-Version waits (default 5000 ms). */
+    versionWaitMs?: number;
   } = {},
 ): TestEmulator {
   const world = new World({
@@ -65,6 +67,7 @@ export function makeEmulator(
     ui: options.ui ?? UI,
     adminToken: options.adminToken ?? null,
     adminHosts: options.adminHosts ?? [],
+    ...(options.versionWaitMs === undefined ? {} : { versionWaitMs: options.versionWaitMs }),
     onInternalError: () => undefined,
   });
   // Every response is checked against openapi.json; injected faults answer what they are told.

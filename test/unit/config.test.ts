@@ -94,6 +94,8 @@ describe('loadConfig', () => {
       'admin-hosts': ['emulator, Box.local', ['emulator', 'box.local']],
       'max-connections': ['64', 64],
       'restcomm-console': ['/srv/console', '/srv/console'],
+      workers: ['4', 4],
+      redis: ['redis://cache.test:6380/2', 'redis://cache.test:6380/2'],
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;
@@ -114,6 +116,9 @@ describe('loadConfig', () => {
     [['--clock', '2020-01-01T00:00:00'], '--clock: must be an ISO 8601 instant with a zone'],
     [['--seed', ''], '--seed: must not be empty'],
     [['--server-zone', 'Mars/Olympus'], `--server-zone: ${problems.serverZone('Mars/Olympus')}`],
+    [['--workers', '0'], '--workers: must be an integer from 1 to 64, got "0"'],
+    [['--redis', 'http://cache.test'], `--redis: ${problems.redisUrl('http://cache.test')}`],
+    [['--redis', 'redis://'], `--redis: ${problems.redisUrl('redis://')}`],
     [['--bogus'], "Unknown option '--bogus'; see --help"],
     // A typo is answered with the option it most likely meant.
     [['--prot', '1'], "Unknown option '--prot' (did you mean --port?); see --help"],
