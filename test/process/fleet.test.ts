@@ -47,7 +47,7 @@ function send(base: string, method: string, path: string, body?: unknown, header
     );
     // A connection the cluster's primary handed to a worker as it was killed may never be
     // answered: it counts as failed (not acknowledged), as a client's own timeout would.
-    req.setTimeout(5000, () => req.destroy(new Error(`no answer to ${method} ${path} in 5 s`)));
+    req.setTimeout(10_000, () => req.destroy(new Error(`no answer to ${method} ${path} in 10 s`)));
     req.on('error', reject);
     req.end(payload);
   });
