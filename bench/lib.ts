@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { resolve } from 'node:path';
 
@@ -31,6 +31,30 @@ export function cpuMs(pid: number): number {
   // Fields after the command name, which is in parentheses and may hold spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time (ms) of a process and every process under it: `--workers` serves from the primary's
+ * children, and the server's cost is theirs too.
+ */
+export function treeCpuMs(pid: number): number {
+  let total = cpuMs(pid);
+  let children: string[] = [];
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      children = children.concat(readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean));
+    }
+  } catch {
+    // Gone meanwhile: its CPU so far is what there is.
+  }
+  for (const c of children) {
+    try {
+      total += treeCpuMs(Number(c));
+    } catch {
+      // A child that ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 export interface Child {

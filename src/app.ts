@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express from 'express';
 import type { AdminContext } from './admin/context';
+import { answerGather, soloFleet } from './admin/fleet';
 import { mountAdmin, VERSION_HEADER, WRITE_HANDLERS } from './admin/mount';
 import type { StateDef } from './admin/provider-states';
 import type { UiAsset } from './admin/ui';
@@ -90,10 +91,13 @@ export function createApp(deps: AppDeps): EmulatorApp {
   app.set('strict routing', true);
   const cache = new RenderCache(deps.cache);
   const journal = new Journal(deps.journalSize ?? 1000);
-  const faults = new Faults(() => world.seed);
+  const link = deps.log?.fleet;
+  // A fleet's fault counters are the fleet's: `times: 1` is once for all the replicas.
+  const faults = new Faults(() => world.seed, link?.tally);
   const strict = deps.strict ?? false;
   const dialect = DIALECTS[deps.dialect ?? 'spec'];
-  const log = new WriteLog(deps.log ?? localTransport(), deps.replica ?? 'local', WRITE_HANDLERS);
+  const replica = deps.replica ?? 'local';
+  const log = new WriteLog(deps.log ?? localTransport(), replica, WRITE_HANDLERS);
   const admin: AdminContext = {
     world,
     journal,
@@ -107,7 +111,10 @@ export function createApp(deps: AppDeps): EmulatorApp {
     serverZone: deps.serverZone ?? 'UTC',
     uptime: deps.uptime ?? (() => process.uptime()),
     log,
+    fleet: link ?? soloFleet(replica, () => answer),
   };
+  const answer = answerGather(admin, () => metrics.registry.getMetricsAsJSON());
+  link?.answer(answer);
   log.open(admin);
 
   if (deps.cors === true) {
@@ -148,6 +155,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     metrics,
     log,
     versionWaitMs: deps.versionWaitMs ?? 5000,
+    fleet: link ?? null,
   });
   const handler = deps.restcommConsole == null ? door : withConsole(deps.restcommConsole, door);
   return Object.assign(handler, { express: app, cache, journal, faults, log });

@@ -1,8 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { Registry } from 'prom-client';
-import type { WriteLog } from './admin/write-log';
+import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue, Registry } from 'prom-client';
+import type { FleetLink, Gathered, WriteLog } from './admin/write-log';
 import type { RenderCache } from './cache/render-cache';
-import { messages, problems } from './errors';
+import { ApiError, messages, problems } from './errors';
 import { ADMIN } from './format/uris';
 import type { FaultAction, Faults } from './harness/faults';
 import type { Journal } from './harness/journal';
@@ -41,6 +41,8 @@ export interface FrontDoorDeps {
   log: WriteLog;
   /** How long it waits before a 503. */
   versionWaitMs: number;
+  /** The fleet this process is one of, when there is one: a scrape answers for all of it. */
+  fleet: FleetLink | null;
 }
 
 /** The request header naming the log version a request must see (a write's answer gave it). */
@@ -136,7 +138,12 @@ function act(action: FaultAction, req: IncomingMessage, res: ServerResponse, ex:
  * `GET /metrics` (or HEAD): Prometheus's text format, or OpenMetrics when the scraper's Accept
  * asks for it, as Prometheus itself negotiates. Any other method is a 405.
  */
-async function scrape(metrics: Metrics, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function scrape(
+  metrics: Metrics,
+  fleet: FleetLink | null,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify({ message: messages.methodNotAllowed(req.method ?? '', 'GET, HEAD') }));
@@ -147,7 +154,24 @@ async function scrape(metrics: Metrics, req: IncomingMessage, res: ServerRespons
   const type = open ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE;
   // The registry reads its format as metrics() begins: a scrape of the other kind meanwhile cannot mix them.
   registry.setContentType(type);
-  const body = await registry.metrics();
+  let body: string;
+  if (fleet === null) {
+    body = await registry.metrics();
+  } else {
+    // A fleet's scrape is the fleet's: any worker (or replica) behind the port answers the same
+    // sums, so counters never seem to reset as scrapes land on one process, then another.
+    let gathered: Gathered[];
+    try {
+      gathered = await fleet.gather('metrics', '');
+    } catch (err) {
+      return answer(res, 503, err instanceof ApiError ? err.message : String(err));
+    }
+    const all = AggregatorRegistry.aggregate(
+      gathered.map((g) => g.answer as MetricObjectWithValues<MetricValue<string>>[]),
+    );
+    all.setContentType(type);
+    body = await all.metrics();
+  }
   res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
@@ -205,7 +229,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     if (accepted !== null) req.url = ex.query === '' ? accepted : `${accepted}?${ex.query}`;
     if (ex.path === METRICS_PATH) {
       // A scrape is not a client's request: neither journaled, faulted nor counted.
-      void scrape(metrics, req, res);
+      void scrape(metrics, deps.fleet, req, res);
       return;
     }
     if (ex.path.startsWith(ADMIN)) {
@@ -221,9 +245,10 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     // The inspector's own requests are a person looking, not the client under test: no fault
     // meant for the client is spent on them, and no walk is made of them.
     const inspector = fromInspector(req);
-    const action = inspector
+    const claimed = inspector
       ? null
-      : faults.match({ method: ex.method, path: ex.decodedPath, account: ex.account }, arrivedMs);
+      : faults.claim({ method: ex.method, path: ex.decodedPath, account: ex.account }, arrivedMs);
+    let action: FaultAction | null = null;
     res.on('close', () => {
       log?.(req, res, ex);
       count(req, res, ex);
@@ -247,13 +272,26 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         body: ex.method === 'HEAD' ? null : ex.sentBody,
       });
     });
-    if (action === null) {
-      proceed(req, res, ex);
-    } else if (action.delayMs > 0) {
-      setTimeout(() => act(action, req, res, ex, () => proceed(req, res, ex)), action.delayMs);
-    } else {
-      act(action, req, res, ex, () => proceed(req, res, ex));
-    }
+    const go = (a: FaultAction | null) => {
+      action = a;
+      if (a === null) {
+        proceed(req, res, ex);
+      } else if (a.delayMs > 0) {
+        setTimeout(() => act(a, req, res, ex, () => proceed(req, res, ex)), a.delayMs);
+      } else {
+        act(a, req, res, ex, () => proceed(req, res, ex));
+      }
+    };
+    if (!(claimed instanceof Promise)) return go(claimed);
+    // A fleet's fault counters are elsewhere: a request a fault may touch waits on them, and
+    // when they cannot be reached it is told so (a fault the test set is never silently skipped).
+    claimed.then(go, (err: unknown) =>
+      answer(
+        res,
+        503,
+        err instanceof ApiError ? err.message : messages.logUnavailable('the fault counters', String(err)),
+      ),
+    );
   };
 
   // Read-your-write across replicas: a request naming a version is let in once this replica has

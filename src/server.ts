@@ -46,12 +46,13 @@ export interface ServeOptions {
  */
 export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}): Promise<RunningEmulator> {
   const inputs = loadInputs(config);
+  const replica = `${hostname()}:${process.pid}`;
   // Where the write log is: Redis (many replicas), the primary (--workers), or this process.
   const transport: LogTransport =
     config.redis !== null
-      ? await redisTransport(config.redis, genesisOf(config, inputs, Date.now()))
+      ? await redisTransport(config.redis, genesisOf(config, inputs, Date.now()), replica)
       : fleet.clusterWorker === true
-        ? await workerTransport()
+        ? await workerTransport(replica)
         : localTransport();
   let log: EmulatorApp['log'] | undefined;
   let world: World;
@@ -103,7 +104,7 @@ export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}):
     cache: { itemBytes: (config.cacheMb * 2 ** 20) / 3, responseBytes: (config.cacheMb * 2 ** 20 * 2) / 3 },
     uptime: () => process.uptime() - started,
     log: transport,
-    replica: `${hostname()}:${process.pid}`,
+    replica,
   });
   log = app.log;
   // A replica answers once it has applied the log as it found it: requests that come sooner wait.

@@ -7,7 +7,7 @@ import type { PagingProfile } from '../query/paging';
 import type { Account, World } from '../store/world';
 import type { StateDef } from './provider-states';
 import type { UiAsset } from './ui';
-import type { WriteLog } from './write-log';
+import type { FleetLink, WriteLog } from './write-log';
 
 /** Everything an admin handler may read or change. */
 export interface AdminContext {
@@ -28,6 +28,8 @@ export interface AdminContext {
   uptime: () => number;
   /** The ordered log every write goes through (this process's, the primary's, or Redis's). */
   log: WriteLog;
+  /** The fleet this replica is one of (alone: itself only), for `?fleet=true`. */
+  fleet: Pick<FleetLink, 'gather'>;
 }
 
 /** One admin request, as a handler sees it: no express. */
@@ -130,4 +132,12 @@ export function scopedAccount(rawQuery: string): string | undefined {
 export function clearHarness(ctx: AdminContext): void {
   ctx.journal.clear();
   ctx.faults.clear();
+}
+
+/** Whether a report's query asks for the whole fleet (`fleet=true`); a 400 for any other value. */
+export function fleetAsked(rawQuery: string): boolean {
+  const fleet = new URLSearchParams(rawQuery).get('fleet');
+  if (fleet !== null && fleet !== 'true' && fleet !== 'false')
+    throw new ValidationError('query.fleet', problems.flag(fleet));
+  return fleet === 'true';
 }

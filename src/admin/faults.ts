@@ -2,7 +2,8 @@ import { ApiError, messages } from '../errors';
 import { type AdminHandler, created, ok, scopedAccount } from './context';
 import { parseFault } from './fault-input';
 
-export const listFaults: AdminHandler = (ctx) => ok({ faults: ctx.faults.views() });
+/** `GET /__admin/faults`: with their counters, the fleet's when the counters are shared. */
+export const listFaults: AdminHandler = async (ctx) => ok({ faults: await ctx.faults.views() });
 
 export const addFault: AdminHandler = (ctx, req) => created(ctx.faults.add(parseFault(req.body())));
 
@@ -16,9 +17,9 @@ export const clearFaults: AdminHandler = (ctx, req) => {
   return ok({ status: 'cleared', account, deleted: ctx.faults.removeScopedTo(account) });
 };
 
-export const getFault: AdminHandler = (ctx, req) => {
+export const getFault: AdminHandler = async (ctx, req) => {
   const id = req.params['id'] ?? '';
-  const found = ctx.faults.views().find((f) => f['id'] === id);
+  const found = (await ctx.faults.views()).find((f) => f['id'] === id);
   if (found === undefined) throw new ApiError(404, messages.noFault(id));
   return ok(found);
 };

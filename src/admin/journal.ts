@@ -1,9 +1,10 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
-import type { JournalFilter } from '../harness/journal';
+import type { Journal, JournalEntry, JournalFilter } from '../harness/journal';
 import { instantAt, queryInt, queryOf } from '../input/fields';
-import { type AdminHandler, ok, scopedAccount } from './context';
+import { type AdminHandler, fleetAsked, ok, scopedAccount } from './context';
+import type { Gathered } from './write-log';
 
-const PARAMETERS = ['account', 'method', 'path', 'status', 'since', 'limit', 'inspector'];
+const PARAMETERS = ['account', 'method', 'path', 'status', 'since', 'limit', 'inspector', 'fleet'];
 
 /** The query of `GET /__admin/requests`, validated; a ValidationError naming the parameter otherwise. */
 export function journalFilter(rawQuery: string, size: number): JournalFilter {
@@ -27,24 +28,65 @@ export function journalFilter(rawQuery: string, size: number): JournalFilter {
   if (inspector !== null && inspector !== 'true' && inspector !== 'false')
     throw new ValidationError('query.inspector', problems.flag(inspector));
   if (inspector === 'true') filter.inspector = true;
+  fleetAsked(rawQuery);
   return filter;
 }
 
-/**
- * `GET /__admin/requests`: the journal, newest first, filtered; `matched` counts every entry held
- * that passes the filter, whatever the limit (`limit=0` asks for the count alone).
- */
-export const listRequests: AdminHandler = (ctx, req) => {
-  const { journal } = ctx;
-  const filter = journalFilter(req.query, journal.size);
-  const requests = journal.list(filter);
-  return ok({
-    requests,
+/** One replica's journal as `GET /__admin/requests` shows it. */
+interface JournalView {
+  requests: (JournalEntry & { replica?: string })[];
+  matched: number;
+  size: number;
+  held: number;
+  seen: number;
+}
+
+/** This replica's journal, filtered by a query (its `fleet` aside): what it answers a gather with. */
+export function journalView(journal: Journal, rawQuery: string): JournalView {
+  const filter = journalFilter(rawQuery, journal.size);
+  return {
+    requests: journal.list(filter),
     matched: journal.countMatching(filter),
     size: journal.size,
     held: journal.count,
     seen: journal.seen,
+  };
+}
+
+/**
+ * Every replica's journal in one: entries newest first (by arrival, then replica), each naming
+ * its replica, cut to the limit; the counts summed, and each replica's beside them.
+ */
+function fleetView(gathered: readonly Gathered[], limit: number): JournalView & { replicas: unknown[] } {
+  const all: (JournalEntry & { replica: string })[] = [];
+  const replicas = gathered.map(({ replica, answer }) => {
+    const view = answer as JournalView;
+    for (const e of view.requests) all.push({ ...e, replica });
+    return { replica, matched: view.matched, size: view.size, held: view.held, seen: view.seen };
   });
+  all.sort((a, b) => (a.time === b.time ? (a.replica < b.replica ? -1 : 1) : a.time < b.time ? 1 : -1));
+  const sum = (k: 'matched' | 'size' | 'held' | 'seen') => replicas.reduce((n, r) => n + r[k], 0);
+  return {
+    requests: all.slice(0, limit),
+    matched: sum('matched'),
+    size: sum('size'),
+    held: sum('held'),
+    seen: sum('seen'),
+    replicas,
+  };
+}
+
+/**
+ * `GET /__admin/requests`: the journal, newest first, filtered; `matched` counts every entry held
+ * that passes the filter, whatever the limit (`limit=0` asks for the count alone). With
+ * `fleet=true`, every replica's journal (each keeps its own: a read never waits on the network).
+ */
+export const listRequests: AdminHandler = async (ctx, req) => {
+  const { journal } = ctx;
+  if (!fleetAsked(req.query)) return ok(journalView(journal, req.query));
+  const filter = journalFilter(req.query, Number.MAX_SAFE_INTEGER);
+  const gathered = await ctx.fleet.gather('requests', req.query);
+  return ok(fleetView(gathered, filter.limit ?? Number.MAX_SAFE_INTEGER));
 };
 
 /** `GET /__admin/requests/{id}`: one entry with the headers of the request and of its answer. */

@@ -11,7 +11,8 @@ import { STORE_LISTS } from '../store/lists';
 import { ARRIVAL_BASE, type Order, readyRange, type Work } from '../store/order';
 import type { WriteMark } from '../store/overlay';
 import type { Account, World } from '../store/world';
-import { type AdminHandler, ok } from './context';
+import { type AdminHandler, fleetAsked, ok } from './context';
+import type { Gathered } from './write-log';
 
 /** Lists longer than this get no `missed` count: the report would read every record. */
 const MISSED_LIMIT = 200_000;
@@ -54,6 +55,8 @@ export interface WalkReport {
   ended_at: string;
   /** The journal ids of its requests. */
   requests: number[];
+  /** In a fleet's report: the replica whose journal holds each of `requests`. */
+  replicas?: string[];
 }
 
 /**
@@ -72,7 +75,7 @@ interface Walk {
   key: string;
   credentials: string;
   query: string;
-  pages: { id: number; walk: WalkPage }[];
+  pages: { id: number; walk: WalkPage; replica?: string }[];
 }
 
 /** A list as it is now, in a walk's order and filter, as `missedOf` reads it. */
@@ -173,17 +176,17 @@ export function* walks(
   const done: Walk[] = [];
   const open = new Map<string, Walk>();
   for (let n = 0; n < pages.length; n++) {
-    const { id, credentials, query, walk } = pages[n] as JournaledPage;
+    const { id, credentials, query, walk, replica } = pages[n] as JournaledPage;
     if (n % STEP === STEP - 1) yield;
     if (window.account !== undefined && walk.account !== window.account) continue;
     const key = [credentials, walk.account, walk.list, walk.sort ?? '', walk.filter].join('\u0000');
     const current = open.get(key);
     const last = current?.pages[current.pages.length - 1]?.walk;
     if (current !== undefined && last !== undefined && walk.page === last.page + 1) {
-      current.pages.push({ id, walk });
+      current.pages.push({ id, walk, replica });
       continue;
     }
-    const fresh: Walk = { key, credentials, query, pages: [{ id, walk }] };
+    const fresh: Walk = { key, credentials, query, pages: [{ id, walk, replica }] };
     open.set(key, fresh);
     done.push(fresh);
   }
@@ -223,10 +226,18 @@ export interface SyncReport {
   causes: Record<string, Cause>;
   /** The journal ids of its walks' first requests. */
   requests: number[];
+  /** In a fleet's report: the replica whose journal holds each of `requests`. */
+  replicas?: string[];
 }
 
+/** The credentials' digest: what reports show, and what a gather carries between replicas. */
+export const digestOf = (credentials: string) => createHash('sha256').update(credentials).digest('hex');
+/** Marks a gathered page's credentials as already a digest. */
+const DIGEST = 'sha256:';
+
 /** Who walked, as reports show it: a digest of the credentials, never the credentials. */
-const clientOf = (credentials: string) => createHash('sha256').update(credentials).digest('hex').slice(0, 12);
+const clientOf = (credentials: string) =>
+  (credentials.startsWith(DIGEST) ? credentials.slice(DIGEST.length) : digestOf(credentials)).slice(0, 12);
 
 /** Syncs reported at most: they read whole lists. */
 const MAX_SYNCS = 100;
@@ -331,6 +342,7 @@ function* syncOf(
     missed_count: null,
     causes: {},
     requests: group.map((w) => (w.pages[0] as Walk['pages'][number]).id),
+    ...replicasOf(group.map((w) => w.pages[0] as Walk['pages'][number])),
   };
   if (table.count > MISSED_LIMIT || !Number.isFinite(lo)) return report;
   // The list now in date order, with the sync's filters but the watermark.
@@ -428,7 +440,40 @@ function* report(world: World, w: Walk, lists: Map<string, ListNow>, zone: strin
     started_at: isoMillis(first.clockMs),
     ended_at: isoMillis(last.clockMs),
     requests: w.pages.map((p) => p.id),
+    ...replicasOf(w.pages),
   };
+}
+
+/** A fleet's report names the replica of each request; a replica's own does not. */
+const replicasOf = (pages: readonly Walk['pages'][number][]) =>
+  pages[0]?.replica === undefined ? {} : { replicas: pages.map((p) => p.replica ?? '') };
+
+/** A page as a gather carries it: plain JSON, the credentials as their digest. */
+interface WirePage extends Omit<JournaledPage, 'walk'> {
+  walk: Omit<WalkPage, 'ids'> & { ids: number[] };
+}
+
+/** This replica's journaled pages, for another's fleet report. */
+export const wirePages = (pages: readonly JournaledPage[]): WirePage[] =>
+  pages.map((p) => ({
+    ...p,
+    credentials: DIGEST + digestOf(p.credentials),
+    walk: { ...p.walk, ids: [...p.walk.ids] },
+  }));
+
+/**
+ * Every replica's pages in one journal: in order of arrival (one client's pages, sent one after
+ * another, arrive in the order it sent them, whichever replica took each), then by replica and id.
+ */
+function fleetPages(gathered: readonly Gathered[]): JournaledPage[] {
+  const all: JournaledPage[] = [];
+  for (const { replica, answer } of gathered) {
+    for (const p of answer as WirePage[])
+      all.push({ ...p, replica, walk: { ...p.walk, ids: Uint32Array.from(p.walk.ids) } });
+  }
+  return all.sort(
+    (a, b) => a.arrivedMs - b.arrivedMs || (a.replica as string).localeCompare(b.replica as string) || a.id - b.id,
+  );
 }
 
 /**
@@ -437,7 +482,7 @@ function* report(world: World, w: Walk, lists: Map<string, ListNow>, zone: strin
  * many there are.
  */
 export const listWalks: AdminHandler = async (ctx, req) => {
-  const q = queryOf(req.query, ['account', 'offset', 'limit']);
+  const q = queryOf(req.query, ['account', 'offset', 'limit', 'fleet']);
   const window: WalkWindow = {
     offset: queryInt(q, 'offset', 0, 1_000_000_000) ?? 0,
     limit: queryInt(q, 'limit', 1, MAX_WALKS) ?? DEFAULT_WALKS,
@@ -445,6 +490,7 @@ export const listWalks: AdminHandler = async (ctx, req) => {
   };
   const account = q.get('account');
   if (account !== null) window.account = account;
-  const { walks: shown, total, syncs: synced } = await runSliced(walks(ctx.world, ctx.journal.walkPages(), window));
+  const pages = fleetAsked(req.query) ? fleetPages(await ctx.fleet.gather('walk-pages', '')) : ctx.journal.walkPages();
+  const { walks: shown, total, syncs: synced } = await runSliced(walks(ctx.world, pages, window));
   return ok({ walks: shown, total, offset: window.offset, limit: window.limit, syncs: synced });
 };

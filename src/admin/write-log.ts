@@ -1,4 +1,5 @@
 import { ApiError, messages } from '../errors';
+import type { Tally } from '../harness/tally';
 import { type AdminContext, type AdminHandler, type AdminReply, adminRequestOf, endAccount, ok } from './context';
 
 /**
@@ -53,7 +54,34 @@ export interface LogTransport {
   readonly up: boolean;
   /** Wall time the fleet's clock counts from with --clock-rate (the first replica's start); none alone. */
   readonly genesisWallMs?: number;
+  /** The other replicas, where there are some: their shared fault counters, and their journals. */
+  readonly fleet?: FleetLink;
   close(): Promise<void>;
+}
+
+/** What the fleet can be asked of each replica: its journal's entries, its journaled list pages, its metrics. */
+export type GatherKind = 'requests' | 'walk-pages' | 'metrics';
+
+/** How long a gather waits for the replicas' answers: one that has not answered by then is left out. */
+export const GATHER_WAIT_MS = 3000;
+
+/** One replica's answer to a gather. */
+export interface Gathered {
+  replica: string;
+  answer: unknown;
+}
+
+/**
+ * A fleet as one replica reaches it. Reads stay local; only what must be one for the fleet goes
+ * through it: fault counters (a fault's `times` are the fleet's), and gathering every replica's
+ * journal for `?fleet=true`.
+ */
+export interface FleetLink {
+  readonly tally: Tally;
+  /** Every replica's answer (this one's too), from those that answered within a few seconds. */
+  gather(kind: GatherKind, query: string): Promise<Gathered[]>;
+  /** How this replica answers a gather (set once, by the app). */
+  answer(fn: (kind: GatherKind, query: string) => Promise<unknown>): void;
 }
 
 /** The log holds fewer entries than this replica has applied: it was lost or emptied. */

@@ -1,17 +1,34 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { LogEntry, LogTransport } from '../admin/write-log';
+import {
+  type FleetLink,
+  GATHER_WAIT_MS,
+  type Gathered,
+  type GatherKind,
+  type LogEntry,
+  type LogTransport,
+} from '../admin/write-log';
+import { ApiError, messages } from '../errors';
+import { localTally, type TallyOp, type TallyReply, type TallyState } from '../harness/tally';
 
 /** Messages between the primary and its workers; `callrec` tells ours from anything else on the channel. */
 type ToPrimary =
   | { callrec: 'genesis?' }
   | { callrec: 'hello'; from: number }
   | { callrec: 'append'; entry: LogEntry }
-  | { callrec: 'listening'; banner: string };
+  | { callrec: 'listening'; banner: string }
+  | { callrec: 'tally'; n: number; op: TallyOp }
+  | { callrec: 'counts?'; n: number; keys: string[] }
+  | { callrec: 'gather'; n: number; kind: GatherKind; query: string }
+  | { callrec: 'gathered'; n: number; answer: Gathered | null };
 type ToWorker =
   | { callrec: 'genesis'; wallMs: number }
   | { callrec: 'entry'; version: number; entry: LogEntry }
   | { callrec: 'caught-up' }
-  | { callrec: 'stop' };
+  | { callrec: 'stop' }
+  | { callrec: 'tallied'; n: number; reply: TallyReply }
+  | { callrec: 'counts'; n: number; states: TallyState[] }
+  | { callrec: 'gather?'; n: number; kind: GatherKind; query: string }
+  | { callrec: 'gathered-all'; n: number; answers: Gathered[] };
 
 /** How long a worker has to finish its requests once asked to stop. */
 const STOP_GRACE_MS = 5000;
@@ -35,6 +52,17 @@ export interface PrimaryIo {
 export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Promise<number> {
   const log: LogEntry[] = [];
   const live = new Set<Worker>();
+  // The fleet's fault counters: kept here, where every worker's match is one message away.
+  const tally = localTally();
+  /** Gathers under way: who asked, whose answers are still awaited, and those in. */
+  const gathers = new Map<number, { asker: Worker; n: number; waiting: Set<Worker>; answers: Gathered[] }>();
+  let gatherSerial = 0;
+  const finishGather = (g: number) => {
+    const pending = gathers.get(g);
+    if (pending === undefined) return;
+    gathers.delete(g);
+    send(pending.asker, { callrec: 'gathered-all', n: pending.n, answers: pending.answers });
+  };
   const listening = new Set<number>();
   const genesisWallMs = io.now();
   let stopping = false;
@@ -61,6 +89,21 @@ export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Pro
         log.push(m.entry);
         const version = log.length;
         for (const x of live) send(x, { callrec: 'entry', version, entry: m.entry });
+      } else if (m.callrec === 'tally') {
+        send(w, { callrec: 'tallied', n: m.n, reply: tally.step(m.op) as TallyReply });
+      } else if (m.callrec === 'counts?') {
+        send(w, { callrec: 'counts', n: m.n, states: tally.read(m.keys) as TallyState[] });
+      } else if (m.callrec === 'gather') {
+        const g = ++gatherSerial;
+        gathers.set(g, { asker: w, n: m.n, waiting: new Set(live), answers: [] });
+        for (const x of live) send(x, { callrec: 'gather?', n: g, kind: m.kind, query: m.query });
+        setTimeout(() => finishGather(g), GATHER_WAIT_MS).unref();
+      } else if (m.callrec === 'gathered') {
+        const pending = gathers.get(m.n);
+        if (pending === undefined) return;
+        pending.waiting.delete(w);
+        if (m.answer !== null) pending.answers.push(m.answer);
+        if (pending.waiting.size === 0) finishGather(m.n);
       } else if (m.callrec === 'listening') {
         listening.add(index);
         if (!bannerShown && listening.size === workers) {
@@ -73,6 +116,10 @@ export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Pro
     });
     w.on('exit', (exitCode, signal) => {
       live.delete(w);
+      // A gather waits no longer for a worker that has gone.
+      for (const [g, pending] of gathers) {
+        if (pending.waiting.delete(w) && pending.waiting.size === 0) finishGather(g);
+      }
       const started = listening.has(index);
       if (stopping) {
         if (Object.keys(cluster.workers ?? {}).length === 0) done(code);
@@ -114,6 +161,8 @@ export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Pro
   return finished;
 }
 
+const WHERE = 'the primary process (--workers)';
+
 /** Whether this process is a worker of `--workers`. */
 export const isWorker = () => cluster.isWorker;
 
@@ -121,7 +170,7 @@ export const isWorker = () => cluster.isWorker;
  * A worker's side of the primary's log: appends go to the primary, entries come back in its
  * order, and the first ones (the backlog) before the worker answers a request.
  */
-export async function workerTransport(): Promise<LogTransport> {
+export async function workerTransport(replica: string): Promise<LogTransport> {
   let head = 0;
   const ask = (message: ToPrimary) =>
     new Promise<void>((resolve, reject) => {
@@ -137,8 +186,59 @@ export async function workerTransport(): Promise<LogTransport> {
     process.on('message', on);
     ask({ callrec: 'genesis?' }).catch(reject);
   });
+  // Questions to the primary, each answered by the message that carries its number.
+  let asked = 0;
+  const waiting = new Map<number, (m: ToWorker) => void>();
+  const question = <R>(make: (n: number) => ToPrimary, read: (m: ToWorker) => R) =>
+    new Promise<R>((resolve, reject) => {
+      const n = ++asked;
+      waiting.set(n, (m) => resolve(read(m)));
+      ask(make(n)).catch((err: unknown) => {
+        waiting.delete(n);
+        reject(new ApiError(503, messages.logUnavailable(WHERE, err instanceof Error ? err.message : String(err))));
+      });
+    });
+  let answer: (kind: GatherKind, query: string) => Promise<unknown> = () => Promise.resolve(null);
+  process.on('message', (m: ToWorker) => {
+    if (m?.callrec === 'tallied' || m?.callrec === 'counts' || m?.callrec === 'gathered-all') {
+      const resolve = waiting.get(m.n);
+      waiting.delete(m.n);
+      resolve?.(m);
+    } else if (m?.callrec === 'gather?') {
+      // A worker that cannot answer (it is failing) is left out rather than stalling the gather.
+      void answer(m.kind, m.query)
+        .then((a): Gathered | null => ({ replica, answer: a }))
+        .catch(() => null)
+        .then((a) => ask({ callrec: 'gathered', n: m.n, answer: a }))
+        .catch(() => undefined);
+    }
+  });
+  const fleet: FleetLink = {
+    tally: {
+      shared: true,
+      step: (op) =>
+        question(
+          (n) => ({ callrec: 'tally', n, op }),
+          (m) => (m as Extract<ToWorker, { callrec: 'tallied' }>).reply,
+        ),
+      read: (keys) =>
+        question(
+          (n) => ({ callrec: 'counts?', n, keys: [...keys] }),
+          (m) => (m as Extract<ToWorker, { callrec: 'counts' }>).states,
+        ),
+    },
+    gather: (kind, query) =>
+      question(
+        (n) => ({ callrec: 'gather', n, kind, query }),
+        (m) => (m as Extract<ToWorker, { callrec: 'gathered-all' }>).answers,
+      ),
+    answer: (fn) => {
+      answer = fn;
+    },
+  };
   return {
-    where: 'the primary process (--workers)',
+    where: WHERE,
+    fleet,
     genesisWallMs,
     get up() {
       return process.connected;

@@ -1,6 +1,15 @@
 import Redis, { type RedisOptions } from 'ioredis';
-import { LogDiverged, type LogEntry, type LogTransport } from '../admin/write-log';
-import { problems, ValidationError } from '../errors';
+import {
+  type FleetLink,
+  GATHER_WAIT_MS,
+  type Gathered,
+  type GatherKind,
+  LogDiverged,
+  type LogEntry,
+  type LogTransport,
+} from '../admin/write-log';
+import { ApiError, messages, problems, ValidationError } from '../errors';
+import type { TallyReply, TallyState } from '../harness/tally';
 import { type Genesis, genesisConflict } from './genesis';
 
 /** The keys beside each other in the Redis database the URL names. */
@@ -18,6 +27,48 @@ if head < tonumber(ARGV[2]) then return -1 - head end
 local v = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], v .. '-1', 'e', ARGV[1])
 return v`;
+
+/**
+ * One step on a fault's counters (`harness/tally.ts`'s `stepTally`, the same rule in Lua), in one
+ * round trip and atomically: two replicas racing for a fault's last use cannot both have it. The
+ * rate window runs on Redis's clock, the one clock the whole fleet shares. A fault's counters
+ * last a day past their last use (a fault removed leaves them to expire).
+ */
+const TALLY = `
+local k = KEYS[1]
+local step = ARGV[1]
+local times = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local windowMs = tonumber(ARGV[4])
+local applied = tonumber(redis.call('HGET', k, 'applied') or '0')
+if times >= 0 and applied >= times then return {'spent', -1, 0} end
+redis.call('PEXPIRE', k, 86400000)
+local draw = -1
+if step ~= 'apply' then draw = redis.call('HINCRBY', k, 'matched', 1) - 1 end
+if step == 'draw' then return {'drawn', draw, 0} end
+if limit >= 0 then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local start = tonumber(redis.call('HGET', k, 'wstart') or '-1')
+  local count = tonumber(redis.call('HGET', k, 'wcount') or '0')
+  if start < 0 or now >= start + windowMs then
+    start = now
+    count = 0
+    redis.call('HSET', k, 'wstart', start)
+  end
+  count = count + 1
+  redis.call('HSET', k, 'wcount', count)
+  if count <= limit then return {'under', draw, 0} end
+  redis.call('HINCRBY', k, 'applied', 1)
+  return {'limited', draw, math.max(1, math.ceil((start + windowMs - now) / 1000))}
+end
+redis.call('HINCRBY', k, 'applied', 1)
+return {'applied', draw, 0}`;
+
+/** The channel a gather is asked on; each replica pushes its answer to the list the question names. */
+const GATHER_CHANNEL = 'callrec:gather';
+/** How often a gather looks for the replicas' answers. */
+const GATHER_POLL_MS = 20;
 
 /** Entries read in one round trip, catching up or following. */
 const BATCH = 1000;
@@ -42,7 +93,11 @@ type StreamReply = [string, [string, string[]][]][] | null;
  * (no offline queue, so a write while Redis is away fails at once with the reason) and one that
  * blocks reading the stream.
  */
-export async function redisTransport(url: string, own: Genesis): Promise<LogTransport & { genesis: Genesis }> {
+export async function redisTransport(
+  url: string,
+  own: Genesis,
+  replica: string,
+): Promise<LogTransport & { genesis: Genesis }> {
   const where = `Redis at ${shown(url)}`;
   let lastError = 'not connected yet';
   const options: RedisOptions = {
@@ -56,7 +111,9 @@ export async function redisTransport(url: string, own: Genesis): Promise<LogTran
   };
   const cmd = new Redis(url, { ...options, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 5000 });
   const reader = new Redis(url, { ...options, maxRetriesPerRequest: null });
-  for (const conn of [cmd, reader]) {
+  // Gathers are asked on a channel: a subscribed connection does nothing else.
+  const sub = new Redis(url, { ...options, maxRetriesPerRequest: null });
+  for (const conn of [cmd, reader, sub]) {
     conn.on('error', (err: Error) => {
       lastError = err.message;
     });
@@ -73,17 +130,97 @@ export async function redisTransport(url: string, own: Genesis): Promise<LogTran
       });
       conn.connect().catch(() => undefined);
     });
-  await Promise.all([ready(cmd), ready(reader)]);
+  await Promise.all([ready(cmd), ready(reader), ready(sub)]);
 
   // The first replica writes the genesis; every later one must match it.
   await cmd.set(KEYS.genesis, JSON.stringify(own), 'NX');
   const genesis = JSON.parse((await cmd.get(KEYS.genesis)) ?? 'null') as Genesis;
   const conflict = genesisConflict(genesis, own);
   if (conflict !== null) {
-    cmd.disconnect();
-    reader.disconnect();
+    for (const conn of [cmd, reader, sub]) conn.disconnect();
     throw new ValidationError('--redis', problems.otherFleet(where, conflict));
   }
+  const unavailable = (err: unknown) =>
+    new ApiError(503, messages.logUnavailable(where, err instanceof Error ? err.message : lastError));
+  const command = async <R>(run: () => Promise<R>): Promise<R> => {
+    if (cmd.status !== 'ready') throw unavailable(new Error(lastError));
+    try {
+      return await run();
+    } catch (err) {
+      throw unavailable(err);
+    }
+  };
+
+  let answer: (kind: GatherKind, query: string) => Promise<unknown> = () => Promise.resolve(null);
+  await sub.subscribe(GATHER_CHANNEL);
+  sub.on('message', (_channel: string, text: string) => {
+    const q = JSON.parse(text) as { id: string; kind: GatherKind; query: string };
+    const key = `callrec:gathered:${q.id}`;
+    // One that cannot answer (its journal failing, Redis gone) is left out by the asker's wait.
+    void answer(q.kind, q.query)
+      .then((a) =>
+        cmd
+          .multi()
+          .rpush(key, JSON.stringify({ replica, answer: a } satisfies Gathered))
+          .pexpire(key, 60_000)
+          .exec(),
+      )
+      .catch(() => undefined);
+  });
+  let gathers = 0;
+  const fleet: FleetLink = {
+    tally: {
+      shared: true,
+      step: (op) =>
+        command(async () => {
+          const [verdict, draw, retryS] = (await cmd.eval(
+            TALLY,
+            1,
+            `callrec:${op.key}`,
+            op.step,
+            op.times ?? -1,
+            op.rate?.limit ?? -1,
+            op.rate?.windowMs ?? 0,
+          )) as [TallyReply['verdict'], number, number];
+          return { verdict, draw, retryS };
+        }),
+      read: (keys) =>
+        command(async () => {
+          const pipe = cmd.pipeline();
+          for (const k of keys) pipe.hmget(`callrec:${k}`, 'matched', 'applied', 'wstart', 'wcount');
+          const replies = (await pipe.exec()) ?? [];
+          return replies.map(([err, v]): TallyState => {
+            if (err !== null) throw err;
+            const [matched, applied, wstart, wcount] = v as (string | null)[];
+            return {
+              matched: Number(matched ?? 0),
+              applied: Number(applied ?? 0),
+              windowStartMs: wstart === null ? null : Number(wstart),
+              windowCount: Number(wcount ?? 0),
+            };
+          });
+        }),
+    },
+    gather: (kind, query) =>
+      command(async () => {
+        const id = `${replica}#${++gathers}`;
+        const key = `callrec:gathered:${id}`;
+        // PUBLISH says how many replicas heard the question: that many answers are awaited.
+        const heard = await cmd.publish(GATHER_CHANNEL, JSON.stringify({ id, kind, query }));
+        const deadline = performance.now() + GATHER_WAIT_MS;
+        let got: string[] = [];
+        for (;;) {
+          got = await cmd.lrange(key, 0, -1);
+          if (got.length >= heard || performance.now() >= deadline) break;
+          await new Promise((r) => setTimeout(r, GATHER_POLL_MS));
+        }
+        await cmd.del(key);
+        return got.map((g) => JSON.parse(g) as Gathered);
+      }),
+    answer: (fn) => {
+      answer = fn;
+    },
+  };
 
   let seen = 0;
   let closed = false;
@@ -107,6 +244,7 @@ export async function redisTransport(url: string, own: Genesis): Promise<LogTran
   return {
     where,
     genesis,
+    fleet,
     get up() {
       return cmd.status === 'ready';
     },
@@ -135,6 +273,7 @@ export async function redisTransport(url: string, own: Genesis): Promise<LogTran
     async close() {
       closed = true;
       reader.disconnect();
+      sub.disconnect();
       await cmd.quit().catch(() => cmd.disconnect());
     },
   };

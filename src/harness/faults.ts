@@ -2,6 +2,7 @@ import { messages } from '../errors';
 import { errorBody } from '../format/envelope';
 import { runsOnly } from '../input/wildcard';
 import { type Stream, StreamFamily } from '../random/stream';
+import { emptyTally, localTally, type Tally, type TallyOp, type TallyReply, type TallyState } from './tally';
 
 export type Delay =
   | { distribution: 'uniform'; min_ms: number; max_ms: number }
@@ -52,10 +53,9 @@ interface Fault {
   matches: (path: string) => boolean;
   /** The injected response's body and type, written once when the fault is made. */
   response: { body: string; type: string } | null;
-  matched: number;
-  applied: number;
+  /** Its counters' key in the tally: unique for the life of the log, as ids are not (a clear reuses them). */
+  key: string;
   draws: StreamFamily;
-  window: { startMs: number; count: number } | null;
 }
 
 /** A path pattern: a prefix, or with `*`, a whole-path match where `*` is any run of characters. */
@@ -83,14 +83,31 @@ function drawDelay(spec: FaultSpec, s: Stream): number {
   return Math.min(60_000, Math.round(d.median_ms * Math.exp(d.sigma * z)));
 }
 
+/** Runs a match to its end, stepping the tally at once while it answers at once. */
+function drive<R>(
+  run: Generator<TallyOp, R, TallyReply>,
+  tally: Tally,
+  at: IteratorResult<TallyOp, R>,
+): R | Promise<R> {
+  while (at.done !== true) {
+    const reply = tally.step(at.value);
+    if (reply instanceof Promise) return reply.then((r) => drive(run, tally, run.next(r)));
+    at = run.next(reply);
+  }
+  return at.value;
+}
+
 /**
  * Injected faults, matched in creation order: the first fault whose path, account and method
  * match, and whose `times` and `probability` let it apply, acts on the request. Probabilities and
- * delays draw from streams keyed by the seed and the fault, so a CI run repeats exactly.
+ * delays draw from streams keyed by the seed and the fault, so a CI run repeats exactly. The
+ * counters (`matched`, `applied`, rate windows) are the tally's: this process's, or the fleet's.
  */
 export class Faults {
   private list: Fault[] = [];
   private counter = 0;
+  /** Faults ever made: the tally's keys, never reused (ids start again at a clear). */
+  private made = 0;
   /**
    * The faults again, indexed: a request is matched against the faults of no account and those
    * of its own, never those scoped to the thousand other sandboxes of a shared emulator.
@@ -98,7 +115,10 @@ export class Faults {
   private global: Fault[] = [];
   private byAccount = new Map<string, Fault[]>();
 
-  constructor(private readonly seed: () => string) {}
+  constructor(
+    private readonly seed: () => string,
+    private readonly tally: Tally & { drop?(key: string): void } = localTally(),
+  ) {}
 
   add(spec: FaultSpec): Record<string, unknown> {
     const id = `fault-${++this.counter}`;
@@ -108,20 +128,24 @@ export class Faults {
       spec,
       matches: pathMatcher(spec.path),
       response: responseOf(spec),
-      matched: 0,
-      applied: 0,
+      key: `tally:${++this.made}`,
       draws: new StreamFamily([this.seed(), 'faults', id]),
-      window: null,
     };
     this.list.push(fault);
     this.index();
-    return this.view(fault);
+    return this.view(fault, emptyTally());
+  }
+
+  /** Keeps the faults for which `keep` holds; the tally forgets the others (when it is this process's). */
+  private keep(keep: (f: Fault) => boolean): void {
+    for (const f of this.list) if (!keep(f)) this.tally.drop?.(f.key);
+    this.list = this.list.filter(keep);
+    this.index();
   }
 
   remove(id: string): boolean {
     const before = this.list.length;
-    this.list = this.list.filter((f) => f.id !== id);
-    this.index();
+    this.keep((f) => f.id !== id);
     return this.list.length < before;
   }
 
@@ -129,15 +153,13 @@ export class Faults {
   removeScopedTo(account: string): number {
     const scoped = this.byAccount.get(account)?.length ?? 0;
     if (scoped === 0) return 0;
-    this.list = this.list.filter((f) => f.spec.account !== account);
-    this.index();
+    this.keep((f) => f.spec.account !== account);
     return scoped;
   }
 
   clear(): void {
-    this.list = [];
+    this.keep(() => false);
     this.counter = 0;
-    this.index();
   }
 
   /** Rebuilds the index from the list (faults are few and change rarely; requests are many). */
@@ -156,17 +178,21 @@ export class Faults {
     }
   }
 
-  /** The faults that may touch a request of `account`, in creation order. */
+  /**
+   * The faults that may touch a request of `account`, in creation order, as they were when asked
+   * (a fleet's match waits on its tally between them, and the index may be rebuilt meanwhile).
+   */
   private *candidates(account: string | null): Generator<Fault> {
     const own = account === null ? undefined : this.byAccount.get(account);
+    const global = this.global;
     if (own === undefined) {
-      yield* this.global;
+      yield* global;
       return;
     }
     let g = 0;
     let o = 0;
-    while (g < this.global.length || o < own.length) {
-      const a = this.global[g];
+    while (g < global.length || o < own.length) {
+      const a = global[g];
       const b = own[o];
       if (b === undefined || (a !== undefined && a.serial < b.serial)) {
         g++;
@@ -178,48 +204,79 @@ export class Faults {
     }
   }
 
-  views(): Record<string, unknown>[] {
-    return this.list.map((f) => this.view(f));
+  /** Every fault as the admin API shows it, with its counters (a fleet's come from its tally). */
+  views(): Record<string, unknown>[] | Promise<Record<string, unknown>[]> {
+    const list = this.list;
+    const counts = this.tally.read(list.map((f) => f.key));
+    const show = (states: TallyState[]) => list.map((f, i) => this.view(f, states[i] as TallyState));
+    return counts instanceof Promise ? counts.then(show) : show(counts);
   }
 
   get size(): number {
     return this.list.length;
   }
 
-  private view(f: Fault): Record<string, unknown> {
-    return { id: f.id, ...f.spec, matched: f.matched, applied: f.applied };
+  private view(f: Fault, counts: TallyState): Record<string, unknown> {
+    return { id: f.id, ...f.spec, matched: counts.matched, applied: counts.applied };
   }
 
-  /** The action for a request, or null; `nowMs` is the wall clock, for rate windows only. */
-  match(target: FaultTarget, nowMs: number): FaultAction | null {
+  /**
+   * The action for a request, or null; `nowMs` is the wall clock, for rate windows only. At once
+   * with this process's tally; with a fleet's, once it has answered for each fault that matched.
+   */
+  claim(target: FaultTarget, nowMs: number): FaultAction | null | Promise<FaultAction | null> {
     if (this.list.length === 0) return null;
+    const run = this.decide(target, nowMs);
+    return drive(run, this.tally, run.next());
+  }
+
+  /** `claim` for this process's tally, which always answers at once. */
+  match(target: FaultTarget, nowMs: number): FaultAction | null {
+    const action = this.claim(target, nowMs);
+    if (action instanceof Promise) throw new Error("Faults.match: the tally is a fleet's; use claim");
+    return action;
+  }
+
+  /** The match, as steps of the tally it waits on. */
+  private *decide(target: FaultTarget, nowMs: number): Generator<TallyOp, FaultAction | null, TallyReply> {
     for (const f of this.candidates(target.account)) {
       const { spec } = f;
       if (spec.method !== undefined && spec.method !== target.method) continue;
       if (spec.account !== undefined && spec.account !== target.account) continue;
       if (!f.matches(target.path)) continue;
-      if (spec.times !== undefined && f.applied >= spec.times) continue;
-      const s = f.draws.at(f.matched++);
-      if (spec.probability !== undefined && s.float() >= spec.probability) continue;
-      if (spec.rate_limit !== undefined) {
-        const { limit, window_s } = spec.rate_limit;
-        if (f.window === null || nowMs >= f.window.startMs + window_s * 1000) f.window = { startMs: nowMs, count: 0 };
-        f.window.count++;
-        if (f.window.count <= limit) continue;
-        f.applied++;
-        const retry = Math.max(1, Math.ceil((f.window.startMs + window_s * 1000 - nowMs) / 1000));
+      const rate = spec.rate_limit === undefined ? null : spec.rate_limit;
+      const op = {
+        key: f.key,
+        times: spec.times ?? null,
+        rate: rate === null ? null : { limit: rate.limit, windowMs: rate.window_s * 1000 },
+        nowMs,
+      };
+      let s: Stream;
+      let r: TallyReply;
+      if (spec.probability !== undefined) {
+        // The draw decides, and only this code can draw it: take the index, then apply if it passes.
+        const drawn = yield { ...op, step: 'draw' };
+        if (drawn.verdict === 'spent') continue;
+        s = f.draws.at(drawn.draw);
+        if (s.float() >= spec.probability) continue;
+        r = yield { ...op, step: 'apply' };
+      } else {
+        r = yield { ...op, step: 'take' };
+        s = f.draws.at(r.draw);
+      }
+      if (r.verdict === 'spent' || r.verdict === 'under') continue;
+      if (rate !== null) {
         return {
           id: f.id,
           effect: 'rate_limit',
           delayMs: 0,
           respond: {
             status: 429,
-            body: errorBody(messages.rateLimited(limit, window_s)),
-            headers: { 'Content-Type': 'application/json', 'Retry-After': String(retry), ...spec.headers },
+            body: errorBody(messages.rateLimited(rate.limit, rate.window_s)),
+            headers: { 'Content-Type': 'application/json', 'Retry-After': String(r.retryS), ...spec.headers },
           },
         };
       }
-      f.applied++;
       const action: FaultAction = { id: f.id, effect: 'delay', delayMs: drawDelay(spec, s) };
       if (f.response !== null && spec.status !== undefined) {
         action.effect = 'status';

@@ -119,9 +119,14 @@ export interface JournalRecord extends Omit<JournalEntry, 'id' | 'time' | 'warni
 /** A list page in the journal, as the walks report reads it. */
 export interface JournaledPage {
   id: number;
+  /** The Authorization header; in a fleet's report, its digest (credentials never leave a replica). */
   credentials: string;
   query: string;
   walk: WalkPage;
+  /** Wall time it arrived: orders one client's pages served by different replicas. */
+  arrivedMs: number;
+  /** The replica that served it, in a fleet's report. */
+  replica?: string;
 }
 
 /** An entry as held: the record, bounded, with its id and its cost. */
@@ -414,7 +419,8 @@ export class Journal {
   walkPages(): JournaledPage[] {
     const out: JournaledPage[] = [];
     for (const e of newestFirst([...this.lanes.values()])) {
-      if (e.walk != null) out.push({ id: e.id, credentials: e.credentials ?? '', query: e.query, walk: e.walk });
+      if (e.walk != null)
+        out.push({ id: e.id, credentials: e.credentials ?? '', query: e.query, walk: e.walk, arrivedMs: e.arrivedMs });
     }
     return out.reverse();
   }

@@ -175,6 +175,7 @@ export function createMetrics({ world, journal, log }: MetricsSources): Metrics 
     name: 'callrec_accounts',
     help: 'Accounts, sandboxes included.',
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.set(world.accounts().length);
     },
@@ -183,6 +184,7 @@ export function createMetrics({ world, journal, log }: MetricsSources): Metrics 
     name: 'callrec_sandboxes',
     help: 'Live sandboxes.',
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.set(world.sandboxes().length);
     },
@@ -219,6 +221,7 @@ export function createMetrics({ world, journal, log }: MetricsSources): Metrics 
     name: 'callrec_world_version',
     help: 'Writes applied to the world since start (inserts, deletes, clock moves, accounts, sandboxes).',
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.set(world.version);
     },
@@ -227,6 +230,7 @@ export function createMetrics({ world, journal, log }: MetricsSources): Metrics 
     name: 'callrec_log_version',
     help: 'The write log version this replica has applied (X-Callrec-Version): equal on every replica once caught up.',
     registers: [registry],
+    aggregator: 'min',
     collect() {
       this.set(log.version);
     },
@@ -235,6 +239,7 @@ export function createMetrics({ world, journal, log }: MetricsSources): Metrics 
     name: 'callrec_log_lag',
     help: 'Versions the write log holds that this replica has not applied yet (0 when caught up).',
     registers: [registry],
+    aggregator: 'max',
     async collect() {
       this.set(await log.lag());
     },
@@ -243,6 +248,7 @@ export function createMetrics({ world, journal, log }: MetricsSources): Metrics 
     name: 'callrec_log_up',
     help: 'Whether the write log (this process, the primary of --workers, or Redis) can be reached: 1 or 0.',
     registers: [registry],
+    aggregator: 'min',
     collect() {
       this.set(log.up ? 1 : 0);
     },

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { messages } from '../../src/errors';
-import { byCalls, makeEmulator } from '../support/app';
+import { messages, problems } from '../../src/errors';
+import { authGet, byCalls, makeEmulator } from '../support/app';
 
 const version = (res: { headers: Record<string, string> }) => Number(res.headers['x-callrec-version']);
 
@@ -77,5 +77,40 @@ describe('the write log in one process', () => {
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
     expect(answers.map(version).sort()).toEqual([1, 2, 3, 4]);
     expect(world.account(main.sid)?.calls.count).toBe(451);
+  });
+});
+
+describe('?fleet=true in one process: the fleet is this replica alone', () => {
+  test('the journal and the walks report name their replica, and the counts are per replica beside the sums', async () => {
+    const { app, world } = makeEmulator();
+    const main = byCalls(world, 448);
+    const list = `/call/2012-04-24/Accounts/${main.sid}/Calls.json`;
+    for (const page of [0, 1]) {
+      expect((await authGet(app, `${list}?Page=${page}&PageSize=200`, main.token)).status).toBe(200);
+    }
+    const own = await request(app).get('/__admin/requests');
+    const fleet = await request(app).get('/__admin/requests?fleet=true&limit=1');
+    expect(fleet.status).toBe(200);
+    expect(fleet.body).toEqual({
+      requests: [{ ...own.body.requests[0], replica: 'local' }],
+      matched: 2,
+      size: own.body.size,
+      held: 2,
+      seen: 2,
+      replicas: [{ replica: 'local', matched: 2, size: own.body.size, held: 2, seen: 2 }],
+    });
+    const walks = await request(app).get(`/__admin/walks?fleet=true&account=${main.sid}`);
+    const alone = await request(app).get(`/__admin/walks?account=${main.sid}`);
+    expect(walks.body.walks).toEqual([{ ...alone.body.walks[0], replicas: ['local', 'local'] }]);
+    expect(alone.body.walks[0].replicas).toBeUndefined();
+  });
+
+  test('fleet takes true or false only', async () => {
+    const { app } = makeEmulator();
+    for (const path of ['/__admin/requests', '/__admin/walks']) {
+      const bad = await request(app).get(`${path}?fleet=yes`);
+      expect([bad.status, bad.body.message]).toEqual([400, `query.fleet: ${problems.flag('yes')}`]);
+      expect((await request(app).get(`${path}?fleet=false`)).status).toBe(200);
+    }
   });
 });

@@ -7,6 +7,14 @@ import { type RedisServer, redisServerPath, startRedis } from '../support/redis'
 const PUBLIC = ['--public-url', 'http://fleet.test', '--log-level', 'silent'];
 const MAIN = 'ACd8dd7d80798ecf306df57fed76428467';
 const MAIN_TOKEN = 'cdc0712299ed1a7f52b28c4e3f03f4bd';
+const AUTH = { Authorization: `Basic ${Buffer.from(`${MAIN_TOKEN}:`).toString('base64')}` };
+
+/** `GET /__admin/requests?fleet=true`, as far as these tests read it. */
+interface FleetJournal {
+  requests: { replica: string; path: string; status: number; fault: { id: string } | null }[];
+  matched: number;
+  replicas: { replica: string }[];
+}
 
 interface Answer {
   status: number;
@@ -175,6 +183,60 @@ describe('--workers N: one write log ordered by the primary', () => {
     expect(seen[0]?.hash).toBe(await singleProcessHash(writes));
   });
 
+  test("a fault's times are the fleet's: `times: 3` faults 3 requests of the fleet, and the fleet's journal shows them", async () => {
+    const path = `/call/2012-04-24/Accounts/${MAIN}/Recordings.json`;
+    const made = await send(fleet.url, 'POST', '/__admin/faults', { path, status: 502, times: 3 });
+    expect(made.status).toBe(201);
+    const id = (made.json as { id: string }).id;
+    const statuses: number[] = [];
+    let journal: FleetJournal = { requests: [], matched: 0, replicas: [] };
+    // Until both workers have taken some (node:cluster may give one several in a row).
+    for (let i = 0; i < 15 && (i < 4 || new Set(journal.requests.map((r) => r.replica)).size < 2); i++) {
+      // Three requests a round, then the journal: an even number would meet the same worker each time.
+      for (let k = 0; k < 3; k++) statuses.push((await send(fleet.url, 'GET', path, undefined, AUTH)).status);
+      journal = (await send(fleet.url, 'GET', `/__admin/requests?fleet=true&path=${encodeURIComponent(path)}`))
+        .json as FleetJournal;
+    }
+    expect(new Set(journal.requests.map((r) => r.replica)).size).toBe(2);
+    expect(statuses.filter((s) => s === 502)).toHaveLength(3);
+    expect(statuses.slice(0, 3)).toEqual([502, 502, 502]);
+    expect(journal.matched).toBe(statuses.length);
+    expect(journal.requests.filter((r) => r.fault?.id === id)).toHaveLength(3);
+    expect(journal.replicas.map((r) => r.replica).sort()).toEqual(
+      [...new Set(journal.requests.map((r) => r.replica))].sort(),
+    );
+    // Either worker shows the fleet's counts.
+    for (let i = 0; i < 4; i++) {
+      const fault = (await send(fleet.url, 'GET', `/__admin/faults/${id}`)).json;
+      expect(fault).toMatchObject({ matched: 3, applied: 3 });
+    }
+    expect((await send(fleet.url, 'DELETE', `/__admin/faults/${id}`)).status).toBe(200);
+  });
+
+  test('a scrape of /metrics answers for every worker: the same sums whichever worker takes it', async () => {
+    const series = (text: string, name: string) =>
+      Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    const calls = (text: string) =>
+      Number(/^callrec_http_requests_total\{route="calls",method="GET",status="200"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    const before = calls((await send(fleet.url, 'GET', '/metrics')).text);
+    for (let i = 0; i < 9; i++) {
+      expect(
+        (await send(fleet.url, 'GET', `/call/2012-04-24/Accounts/${MAIN}/Calls.json?PageSize=1`, undefined, AUTH))
+          .status,
+      ).toBe(200);
+    }
+    const scrapes = await Promise.all([1, 2, 3, 4].map(() => send(fleet.url, 'GET', '/metrics')));
+    for (const s of scrapes) {
+      expect(s.status).toBe(200);
+      expect(calls(s.text)).toBe(before + 9);
+      // A gauge of the one world is the world's, not the sum of its copies.
+      expect(series(s.text, 'callrec_accounts')).toBe(
+        ((await send(fleet.url, 'GET', '/__admin/accounts')).json as { accounts: unknown[] }).accounts.length,
+      );
+      expect(series(s.text, 'callrec_log_up')).toBe(1);
+    }
+  });
+
   test('a worker killed under load is started again and replays the log: no acknowledged write is lost', async () => {
     const health = (await send(fleet.url, 'GET', '/__admin/health')).json as { replica: string };
     const victim = Number(health.replica.split(':').pop());
@@ -323,5 +385,149 @@ withRedis('--redis: one write log in a Redis stream, shared by replicas', () => 
     expect(w?.status).toBe(201);
     const [x, y] = await Promise.all([hashAt(a.url, w?.version as number), hashAt(b.url, w?.version as number)]);
     expect(y.hash).toBe(x.hash);
+  });
+});
+
+/** Whether a list page is the last (production writes its next link as the string "null"). */
+const lastPage = (page: Answer) => (page.json as { next_page_uri: string }).next_page_uri === 'null';
+
+/** What a walk report says that does not depend on where its requests were journaled. */
+const walkFacts = (report: Record<string, unknown>) => {
+  const { requests: _requests, replicas: _replicas, ...rest } = report;
+  return rest;
+};
+
+withRedis('--redis: a client whose pages go round robin to the replicas, and fault counters the fleet shares', () => {
+  let redis: RedisServer;
+  let a: Spawned;
+  let b: Spawned;
+  let one: Spawned;
+  beforeAll(async () => {
+    redis = await startRedis(redisServer as string);
+    [a, b, one] = await Promise.all([
+      startCli(['--redis', redis.url, ...PUBLIC]),
+      startCli(['--redis', redis.url, '--workers', '2', ...PUBLIC]),
+      startCli(PUBLIC),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop(), one?.stop()]);
+    await redis?.stop();
+  });
+
+  test('a walk with each page on another replica, while writes go on, is served what one process serves; the fleet walks report agrees', async () => {
+    const replicas = [a.url, b.url];
+    const list = `/call/2012-04-24/Accounts/${MAIN}/Calls.json`;
+    let done = false;
+    let step = 0;
+    const served: string[] = [];
+    while (!done) {
+      const uri = `${list}?Page=${step}&PageSize=40`;
+      // A write between every two pages, on another replica than the page: a new call (which
+      // slides the offset pages), and every third step a delete of a call already served.
+      const write: { method: string; path: string; body?: unknown } =
+        step % 3 === 2
+          ? { method: 'DELETE', path: `/__admin/accounts/${MAIN}/calls/${served[step]}` }
+          : { method: 'POST', path: `/__admin/accounts/${MAIN}/calls`, body: [{}] };
+      const w = await send(replicas[(step + 1) % 2] as string, write.method, write.path, write.body);
+      const alone = await send(one.url, write.method, write.path, write.body);
+      expect(w.status).toBeLessThan(300);
+      expect(alone.text).toBe(w.text);
+      const page = await send(replicas[step % 2] as string, 'GET', uri, undefined, {
+        ...AUTH,
+        'X-Callrec-Version': String(w.version),
+      });
+      const same = await send(one.url, 'GET', uri, undefined, AUTH);
+      expect(page.status).toBe(200);
+      expect(page.text).toBe(same.text);
+      for (const c of (page.json as { calls: { sid: string }[] }).calls) served.push(c.sid);
+      done = lastPage(page);
+      step++;
+    }
+    expect(step).toBeGreaterThan(8);
+
+    const fleetReport = (await send(a.url, 'GET', `/__admin/walks?fleet=true&account=${MAIN}`)).json as {
+      walks: Record<string, unknown>[];
+    };
+    const alone = (await send(one.url, 'GET', `/__admin/walks?account=${MAIN}`)).json as {
+      walks: Record<string, unknown>[];
+    };
+    expect(fleetReport.walks).toHaveLength(1);
+    const walk = fleetReport.walks[0] as Record<string, unknown>;
+    expect(walk).toMatchObject({ pages: step, complete: true });
+    // The offset pages did what they do on a list that changes: the report says so, alike.
+    expect((walk['duplicates_count'] as number) + (walk['missed_count'] as number)).toBeGreaterThan(0);
+    expect(walkFacts(walk)).toEqual(walkFacts(alone.walks[0] as Record<string, unknown>));
+    // Its requests are in two replicas' journals (three processes: b is two workers).
+    expect(new Set(walk['replicas'] as string[]).size).toBeGreaterThanOrEqual(2);
+    // A replica's own report sees only its share of the pages: no walk of it is whole.
+    const own = (await send(a.url, 'GET', `/__admin/walks?account=${MAIN}`)).json as { walks: { pages: number }[] };
+    expect(own.walks.every((x) => x.pages < step)).toBe(true);
+    // The fleet's journal has every page, newest first, each naming its replica.
+    const journal = (
+      await send(
+        b.url,
+        'GET',
+        `/__admin/requests?fleet=true&path=${encodeURIComponent(`/call/2012-04-24/Accounts/${MAIN}/Calls.json`)}`,
+      )
+    ).json as FleetJournal;
+    expect(journal.matched).toBe(step);
+    expect(journal.requests).toHaveLength(step);
+    expect(journal.replicas.length).toBe(3);
+  });
+
+  test("a rate limit is the fleet's: `limit: 4` over both replicas lets 4 through in all, and either shows the fleet's counts", async () => {
+    const path = `/call/2012-04-24/Accounts/${MAIN}/Recordings.json`;
+    const made = await send(a.url, 'POST', '/__admin/faults', { path, rate_limit: { limit: 4, window_s: 60 } });
+    const id = (made.json as { id: string }).id;
+    const answers: Answer[] = [];
+    for (let i = 0; i < 10; i++) {
+      answers.push(
+        await send(i % 2 === 0 ? a.url : b.url, 'GET', path, undefined, {
+          ...AUTH,
+          'X-Callrec-Version': String(made.version),
+        }),
+      );
+    }
+    expect(answers.map((x) => x.status)).toEqual([200, 200, 200, 200, 429, 429, 429, 429, 429, 429]);
+    expect((answers[4]?.json as { message: string }).message).toBe(messages.rateLimited(4, 60));
+    for (const r of [a, b, b]) {
+      expect((await send(r.url, 'GET', `/__admin/faults/${id}`)).json).toMatchObject({ matched: 10, applied: 6 });
+    }
+  });
+
+  test("a fault's times hold across replicas racing for them: 20 requests at once, `times: 5`, 5 faulted", async () => {
+    const path = `/call/2012-04-24/Accounts/${MAIN}/Calls/`;
+    const made = await send(b.url, 'POST', '/__admin/faults', { path, status: 500, times: 5 });
+    const headers = { ...AUTH, 'X-Callrec-Version': String(made.version) };
+    const answers = await Promise.all(
+      [...Array(20).keys()].map((i) =>
+        send(i % 2 === 0 ? a.url : b.url, 'GET', `${path}CA${'0'.repeat(32)}.json`, undefined, headers),
+      ),
+    );
+    expect(answers.filter((x) => x.status === 500)).toHaveLength(5);
+    expect(answers.filter((x) => x.status === 404)).toHaveLength(15);
+  });
+
+  test('Redis stopped: a request a fault may touch is a 503 naming Redis (the fault is never skipped); others are answered', async () => {
+    const path = `/call/2012-04-24/Accounts/${MAIN}/Notifications.json`;
+    const made = await send(a.url, 'POST', '/__admin/faults', { path, status: 500 });
+    await redis.stop();
+    try {
+      const touched = await send(a.url, 'GET', path, undefined, { ...AUTH, 'X-Callrec-Version': String(made.version) });
+      expect(touched.status).toBe(503);
+      expect((touched.json as { message: string }).message).toContain(`Redis at ${redis.url}`);
+      const untouched = await send(
+        b.url,
+        'GET',
+        `/call/2012-04-24/Accounts/${MAIN}/Calls.json?PageSize=1`,
+        undefined,
+        AUTH,
+      );
+      expect(untouched.status).toBe(200);
+      expect((await send(a.url, 'GET', '/__admin/faults')).status).toBe(503);
+    } finally {
+      await redis.start();
+    }
   });
 });

@@ -35,7 +35,7 @@ describe('Faults.match', () => {
     expect(f.size).toBe(3);
   });
 
-  test('times bounds how often a fault applies; a default body says it was injected', () => {
+  test('times bounds how often a fault applies; a default body says it was injected', async () => {
     const f = new Faults(() => 'seed');
     f.add({ status: 500, times: 2 });
     const seen = [0, 1, 2].map(() => f.match(at('GET', LIST), 0)?.respond);
@@ -46,7 +46,7 @@ describe('Faults.match', () => {
     });
     expect(seen[1]?.status).toBe(500);
     expect(seen[2]).toBeUndefined();
-    expect(f.views()[0]).toMatchObject({ matched: 3 - 1, applied: 2 });
+    expect((await f.views())[0]).toMatchObject({ matched: 3 - 1, applied: 2 });
   });
 
   test('a rate limit lets `limit` requests through per window, then 429 with Retry-After', () => {
