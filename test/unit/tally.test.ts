@@ -9,7 +9,7 @@ const op = (step: TallyOp['step'], extra: Partial<TallyOp> = {}): TallyOp => ({
   ...extra,
 });
 
-describe('stepTally: one rule for every place that keeps a fault's counters', () => {
+describe("stepTally: one rule for every place that keeps a fault's counters", () => {
   test.each([
     // [steps, verdicts, final matched, final applied]
     [[op('take'), op('take')], ['applied', 'applied'], 2, 2],
