@@ -282,7 +282,10 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         act(a, req, res, ex, () => proceed(req, res, ex));
       }
     };
-    if (!(claimed instanceof Promise)) return go(claimed);
+    if (!(claimed instanceof Promise)) {
+      go(claimed);
+      return;
+    }
     // A fleet's fault counters are elsewhere: a request a fault may touch waits on them, and
     // when they cannot be reached it is told so (a fault the test set is never silently skipped).
     claimed.then(go, (err: unknown) =>

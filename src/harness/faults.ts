@@ -87,8 +87,9 @@ function drawDelay(spec: FaultSpec, s: Stream): number {
 function drive<R>(
   run: Generator<TallyOp, R, TallyReply>,
   tally: Tally,
-  at: IteratorResult<TallyOp, R>,
+  from: IteratorResult<TallyOp, R>,
 ): R | Promise<R> {
+  let at = from;
   while (at.done !== true) {
     const reply = tally.step(at.value);
     if (reply instanceof Promise) return reply.then((r) => drive(run, tally, run.next(r)));

@@ -490,7 +490,7 @@ withRedis('--redis: a client whose pages go round robin to the replicas, and fau
       );
     }
     expect(answers.map((x) => x.status)).toEqual([200, 200, 200, 200, 429, 429, 429, 429, 429, 429]);
-    expect((answers[4]?.json as { message: string }).message).toBe(messages.rateLimited(4, 60));
+    expect((answers[4] as Answer).json).toEqual({ message: messages.rateLimited(4, 60) });
     for (const r of [a, b, b]) {
       expect((await send(r.url, 'GET', `/__admin/faults/${id}`)).json).toMatchObject({ matched: 10, applied: 6 });
     }
