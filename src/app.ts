@@ -113,7 +113,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     log,
     fleet: link ?? soloFleet(replica, () => answer),
   };
-  const answer = answerGather(admin, () => metrics.registry.getMetricsAsJSON());
+  const answer = answerGather(admin, async () => (await metrics.registry()).getMetricsAsJSON());
   link?.answer(answer);
   log.open(admin);
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue, Registry } from 'prom-client';
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { FleetLink, Gathered, WriteLog } from './admin/write-log';
 import type { RenderCache } from './cache/render-cache';
 import { ApiError, messages, problems } from './errors';
@@ -150,7 +150,8 @@ async function scrape(
     return;
   }
   const open = /application\/openmetrics-text/.test(req.headers.accept ?? '');
-  const registry = metrics.registry;
+  const { AggregatorRegistry, Registry } = await import('prom-client');
+  const registry = await metrics.registry();
   const type = open ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE;
   // The registry reads its format as metrics() begins: a scrape of the other kind meanwhile cannot mix them.
   registry.setContentType(type);

@@ -7,7 +7,6 @@ import type { Config } from './config';
 import { ValidationError } from './errors';
 import { workerTransport } from './fleet/cluster';
 import { genesisOf } from './fleet/genesis';
-import { redisTransport } from './fleet/redis-log';
 import { answerNodeErrors, capConnections, HEADERS_TIMEOUT_MS } from './http/connections';
 import { loadInputs, loadUi } from './load';
 import { createLogger } from './logger';
@@ -48,9 +47,14 @@ export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}):
   const inputs = loadInputs(config);
   const replica = `${hostname()}:${process.pid}`;
   // Where the write log is: Redis (many replicas), the primary (--workers), or this process.
+  // The Redis client is loaded only when asked for: it is a sixth of a start-up otherwise.
   const transport: LogTransport =
     config.redis !== null
-      ? await redisTransport(config.redis, genesisOf(config, inputs, Date.now()), replica)
+      ? await (await import('./fleet/redis-log')).redisTransport(
+          config.redis,
+          genesisOf(config, inputs, Date.now()),
+          replica,
+        )
       : fleet.clusterWorker === true
         ? await workerTransport(replica)
         : localTransport();

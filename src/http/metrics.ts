@@ -1,4 +1,4 @@
-import { Counter, Gauge, type Metric, Registry, type RegistryContentType } from 'prom-client';
+import type { Metric, Registry, RegistryContentType } from 'prom-client';
 import { LIST_PATHS } from '../format/uris';
 import { LIST_NAMES, type ListName } from '../generators/lists';
 import type { Journal } from '../harness/journal';
@@ -123,7 +123,8 @@ export interface MetricsSources {
 
 /** One app's metrics: its own registry (apps in one process never mix their counts). */
 export interface Metrics {
-  readonly registry: Registry<RegistryContentType>;
+  /** The registry, made (and prom-client loaded) at the first call. */
+  registry(): Promise<Registry<RegistryContentType>>;
   /** A request closed: its route, method, status (0: no answer) and duration. */
   observe(route: string, method: string, status: number, seconds: number): void;
 }
@@ -134,127 +135,136 @@ export interface Metrics {
  * Prometheus library) writes both formats; what is counted is ours.
  */
 export function createMetrics({ world, journal, log }: MetricsSources): Metrics {
-  const registry = new Registry<RegistryContentType>();
   // The request path adds to plain numbers (no label hashing, no string made a request: the
   // metrics cost a hot page under 2%); a scrape turns them into prom-client's series.
   const counts = new Map<number, number>();
   const routes = new Map<string, RouteTimes>();
-  new Counter({
-    name: 'callrec_http_requests_total',
-    help: 'Requests answered, by route (a fixed name, never a sid), method and status (0: closed before an answer).',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [key, n] of counts) {
-        const status = key % 1000;
-        const method = METHOD_NAMES[Math.floor(key / 1000) % METHOD_NAMES.length] as string;
-        const route = ROUTE_NAMES[Math.floor(key / 1000 / METHOD_NAMES.length)] as string;
-        this.inc({ route, method, status: String(status) }, n);
-      }
-    },
-  });
-  registry.registerMetric(latencyHistogram(routes) as unknown as Metric);
-  new Gauge({
-    name: 'callrec_journal_entries',
-    help: 'Entries the request journal holds.',
-    registers: [registry],
-    collect() {
-      this.set(journal.count);
-    },
-  });
-  new Gauge({
-    name: 'callrec_journal_bytes',
-    help: 'About the bytes the request journal holds (its budget bounds it).',
-    registers: [registry],
-    collect() {
-      this.set(journal.heldBytes);
-    },
-  });
-  new Gauge({
-    name: 'callrec_accounts',
-    help: 'Accounts, sandboxes included.',
-    registers: [registry],
-    aggregator: 'max',
-    collect() {
-      this.set(world.accounts().length);
-    },
-  });
-  new Gauge({
-    name: 'callrec_sandboxes',
-    help: 'Live sandboxes.',
-    registers: [registry],
-    aggregator: 'max',
-    collect() {
-      this.set(world.sandboxes().length);
-    },
-  });
-  new Gauge({
-    name: 'callrec_order_builds_in_progress',
-    help: 'Orders being built now (a first sort or filter of a large account), as GET /__admin/builds lists them.',
-    registers: [registry],
-    collect() {
-      this.set(buildsUnderWay().length);
-    },
-  });
-  // Counters of the process's one slice scheduler, read on a scrape (every app in the process
-  // shares it, as they share the built orders).
-  new Counter({
-    name: 'callrec_order_builds_total',
-    help: 'Orders built since start (each build runs in slices between requests).',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(sliceCounts.builds);
-    },
-  });
-  new Counter({
-    name: 'callrec_order_build_slices_total',
-    help: 'Slices of long work run since start: order builds, state imports, walk reports.',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(sliceCounts.slices);
-    },
-  });
-  new Gauge({
-    name: 'callrec_world_version',
-    help: 'Writes applied to the world since start (inserts, deletes, clock moves, accounts, sandboxes).',
-    registers: [registry],
-    aggregator: 'max',
-    collect() {
-      this.set(world.version);
-    },
-  });
-  new Gauge({
-    name: 'callrec_log_version',
-    help: 'The write log version this replica has applied (X-Callrec-Version): equal on every replica once caught up.',
-    registers: [registry],
-    aggregator: 'min',
-    collect() {
-      this.set(log.version);
-    },
-  });
-  new Gauge({
-    name: 'callrec_log_lag',
-    help: 'Versions the write log holds that this replica has not applied yet (0 when caught up).',
-    registers: [registry],
-    aggregator: 'max',
-    async collect() {
-      this.set(await log.lag());
-    },
-  });
-  new Gauge({
-    name: 'callrec_log_up',
-    help: 'Whether the write log (this process, the primary of --workers, or Redis) can be reached: 1 or 0.',
-    registers: [registry],
-    aggregator: 'min',
-    collect() {
-      this.set(log.up ? 1 : 0);
-    },
-  });
+  // prom-client is loaded at the first scrape: a start-up that is never scraped skips its load.
+  let made: Promise<Registry<RegistryContentType>> | null = null;
+  const build = async () => {
+    const { Counter, Gauge, Registry } = await import('prom-client');
+    const registry = new Registry<RegistryContentType>();
+    new Counter({
+      name: 'callrec_http_requests_total',
+      help: 'Requests answered, by route (a fixed name, never a sid), method and status (0: closed before an answer).',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [key, n] of counts) {
+          const status = key % 1000;
+          const method = METHOD_NAMES[Math.floor(key / 1000) % METHOD_NAMES.length] as string;
+          const route = ROUTE_NAMES[Math.floor(key / 1000 / METHOD_NAMES.length)] as string;
+          this.inc({ route, method, status: String(status) }, n);
+        }
+      },
+    });
+    registry.registerMetric(latencyHistogram(routes) as unknown as Metric);
+    new Gauge({
+      name: 'callrec_journal_entries',
+      help: 'Entries the request journal holds.',
+      registers: [registry],
+      collect() {
+        this.set(journal.count);
+      },
+    });
+    new Gauge({
+      name: 'callrec_journal_bytes',
+      help: 'About the bytes the request journal holds (its budget bounds it).',
+      registers: [registry],
+      collect() {
+        this.set(journal.heldBytes);
+      },
+    });
+    new Gauge({
+      name: 'callrec_accounts',
+      help: 'Accounts, sandboxes included.',
+      registers: [registry],
+      aggregator: 'max',
+      collect() {
+        this.set(world.accounts().length);
+      },
+    });
+    new Gauge({
+      name: 'callrec_sandboxes',
+      help: 'Live sandboxes.',
+      registers: [registry],
+      aggregator: 'max',
+      collect() {
+        this.set(world.sandboxes().length);
+      },
+    });
+    new Gauge({
+      name: 'callrec_order_builds_in_progress',
+      help: 'Orders being built now (a first sort or filter of a large account), as GET /__admin/builds lists them.',
+      registers: [registry],
+      collect() {
+        this.set(buildsUnderWay().length);
+      },
+    });
+    // Counters of the process's one slice scheduler, read on a scrape (every app in the process
+    // shares it, as they share the built orders).
+    new Counter({
+      name: 'callrec_order_builds_total',
+      help: 'Orders built since start (each build runs in slices between requests).',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(sliceCounts.builds);
+      },
+    });
+    new Counter({
+      name: 'callrec_order_build_slices_total',
+      help: 'Slices of long work run since start: order builds, state imports, walk reports.',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(sliceCounts.slices);
+      },
+    });
+    new Gauge({
+      name: 'callrec_world_version',
+      help: 'Writes applied to the world since start (inserts, deletes, clock moves, accounts, sandboxes).',
+      registers: [registry],
+      aggregator: 'max',
+      collect() {
+        this.set(world.version);
+      },
+    });
+    new Gauge({
+      name: 'callrec_log_version',
+      help: 'The write log version this replica has applied (X-Callrec-Version): equal on every replica once caught up.',
+      registers: [registry],
+      aggregator: 'min',
+      collect() {
+        this.set(log.version);
+      },
+    });
+    new Gauge({
+      name: 'callrec_log_lag',
+      help: 'Versions the write log holds that this replica has not applied yet (0 when caught up).',
+      registers: [registry],
+      aggregator: 'max',
+      async collect() {
+        this.set(await log.lag());
+      },
+    });
+    new Gauge({
+      name: 'callrec_log_up',
+      help: 'Whether the write log (this process, the primary of --workers, or Redis) can be reached: 1 or 0.',
+      registers: [registry],
+      aggregator: 'min',
+      collect() {
+        this.set(log.up ? 1 : 0);
+      },
+    });
+    return registry;
+  };
   return {
-    registry,
+    registry: () => {
+      made ??= build();
+      return made;
+    },
     observe(route, method, status, seconds) {
       // A method is any token a client sends: the label keeps the HTTP ones, the rest are `other`.
       const m = METHOD_INDEX.get(method) ?? METHOD_NAMES.length - 1;
