@@ -40,3 +40,32 @@ describe('ByteLru', () => {
     expect([lru.size, lru.bytes]).toEqual([0, 0]);
   });
 });
+
+describe('ByteLru eviction over a long run', () => {
+  test('evicts in least-recently-used order across thousands of evictions, moves and re-adds', () => {
+    const lru = new ByteLru<number, number>(100);
+    // A model: an array in recency order, oldest first.
+    const model: number[] = [];
+    const touch = (k: number) => {
+      const at = model.indexOf(k);
+      if (at >= 0) model.splice(at, 1);
+      model.push(k);
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const k = (i * 7919) % 317;
+      if (i % 3 === 0 && lru.get(k) !== undefined) {
+        touch(k);
+      } else {
+        lru.set(k, i, 1);
+        touch(k);
+        while (model.length > 100) model.shift();
+      }
+      if (i % 997 === 0) {
+        lru.clear();
+        model.splice(0);
+      }
+    }
+    expect(lru.size).toBe(model.length);
+    for (const k of model) expect(lru.get(k)).not.toBeUndefined();
+  });
+});
