@@ -231,7 +231,7 @@ export interface SyncReport {
 }
 
 /** The credentials' digest: what reports show, and what a gather carries between replicas. */
-export const digestOf = (credentials: string) => createHash('sha256').update(credentials).digest('hex');
+const digestOf = (credentials: string) => createHash('sha256').update(credentials).digest('hex');
 /** Marks a gathered page's credentials as already a digest. */
 const DIGEST = 'sha256:';
 
@@ -454,12 +454,19 @@ interface WirePage extends Omit<JournaledPage, 'walk'> {
 }
 
 /** This replica's journaled pages, for another's fleet report. */
-export const wirePages = (pages: readonly JournaledPage[]): WirePage[] =>
-  pages.map((p) => ({
-    ...p,
-    credentials: DIGEST + digestOf(p.credentials),
-    walk: { ...p.walk, ids: [...p.walk.ids] },
-  }));
+export function wirePages(pages: readonly JournaledPage[]): WirePage[] {
+  // One client's pages share credentials: each is digested once.
+  const digests = new Map<string, string>();
+  const digest = (credentials: string) => {
+    let d = digests.get(credentials);
+    if (d === undefined) {
+      d = DIGEST + digestOf(credentials);
+      digests.set(credentials, d);
+    }
+    return d;
+  };
+  return pages.map((p) => ({ ...p, credentials: digest(p.credentials), walk: { ...p.walk, ids: [...p.walk.ids] } }));
+}
 
 /**
  * Every replica's pages in one journal: in order of arrival (one client's pages, sent one after

@@ -215,7 +215,6 @@ export async function workerTransport(replica: string): Promise<LogTransport> {
   });
   const fleet: FleetLink = {
     tally: {
-      shared: true,
       step: (op) =>
         question(
           (n) => ({ callrec: 'tally', n, op }),

@@ -170,7 +170,6 @@ export async function redisTransport(
   let gathers = 0;
   const fleet: FleetLink = {
     tally: {
-      shared: true,
       step: (op) =>
         command(async () => {
           const [verdict, draw, retryS] = (await cmd.eval(

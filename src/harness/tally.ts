@@ -48,15 +48,13 @@ export interface Tally {
   step(op: TallyOp): TallyReply | Promise<TallyReply>;
   /** The counters of these keys, for the admin views (zero for a key never counted). */
   read(keys: readonly string[]): TallyState[] | Promise<TallyState[]>;
-  /** Whether the counters are elsewhere (each match then waits on them). */
-  readonly shared: boolean;
 }
 
 export const emptyTally = (): TallyState => ({ matched: 0, applied: 0, windowStartMs: null, windowCount: 0 });
 
 /**
  * One step on one fault's counters, in place: the rule every place that keeps them follows (the
- * Redis script in `fleet/redis-tally.ts` is this function in Lua).
+ * Redis script in `fleet/redis-log.ts` is this function in Lua).
  */
 export function stepTally(s: TallyState, op: TallyOp): TallyReply {
   if (op.times !== null && s.applied >= op.times) return { verdict: 'spent', draw: -1, retryS: 0 };
@@ -89,7 +87,6 @@ export function localTally(): Tally & { drop(key: string): void; clear(): void }
     return s;
   };
   return {
-    shared: false,
     step: (op) => stepTally(of(op.key), op),
     read: (keys) => keys.map((k) => ({ ...(states.get(k) ?? emptyTally()) })),
     drop: (key) => states.delete(key),

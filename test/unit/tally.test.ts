@@ -59,6 +59,5 @@ describe("stepTally: one rule for every place that keeps a fault's counters", ()
     ]);
     t.drop('a');
     expect(t.read(['a'])).toEqual([emptyTally()]);
-    expect(t.shared).toBe(false);
   });
 });
