@@ -320,9 +320,13 @@ function* syncOf(
     hi = Math.max(hi, wHi);
     const pages = w.pages;
     const opening = (pages[0] as Walk['pages'][number]).walk;
+    // A walk that opened on the first page, newest first, read the head of the list as it stood
+    // then: it covered every date up to its start, served or not. A row dated there that it
+    // missed was not yet visible (its cause is its lag), not outside the walk.
+    const headFirst = opening.page === 0 && (opening.sort === null || opening.sort === 'created:desc');
     covered.push({
       lo: wLo,
-      hi: wHi,
+      hi: headFirst ? Math.max(wHi, Math.floor(opening.clockMs / 1000)) : wHi,
       start: { ms: opening.clockMs, seq: opening.seq },
       endMs: (pages[pages.length - 1] as Walk['pages'][number]).walk.clockMs,
     });

@@ -1,8 +1,9 @@
-import { sipUser } from '../random/faker';
+import { personName, sipUser } from '../random/faker';
 import { SidCodec } from '../random/sid-codec';
 import { Stream, StreamFamily } from '../random/stream';
 import type { HazardSpec } from './hazards';
 import { LIST_STREAMS, type ListName, perList } from './lists';
+import { PartyPool } from './parties';
 import type { TrafficSpec } from './traffic';
 
 /** What a fixture says about one account. */
@@ -46,6 +47,8 @@ export const MAX_ACCOUNT_LEVELS = 3;
 export interface Endpoint {
   address: string;
   phoneNumberSid: string;
+  /** The caller name its outbound calls show: the account's line, the same on every call. */
+  callerName: string;
 }
 
 /**
@@ -61,6 +64,8 @@ export interface AccountProfile {
   /** The sid whose streams its records come from: its own, or its parent's for a sandbox. */
   dataOf: string;
   endpoints: readonly Endpoint[];
+  /** The other parties its calls are from or to (see generators/parties.ts). */
+  parties: PartyPool;
   /** Seconds: how far back the saturating part of the time line reaches (see timeline.ts). */
   timeScale: number;
   /** Per-record streams: record i of a kind draws from `streams[kind].at(i)` alone. */
@@ -79,6 +84,8 @@ export interface AccountProfile {
     trafficTalk: StreamFamily;
     /** Which node writes an arrival and how late its row commits, by arrival number. */
     hazards: StreamFamily;
+    /** The entries of the account's pool of other parties, by pool index. */
+    parties: StreamFamily;
   };
   /** Seeded sids are made from indexes and read back (see SidCodec). */
   sids: {
@@ -155,9 +162,10 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     if (kind === 'e164') address = `+1${s.int(2, 9)}${s.digits(9)}`;
     else if (kind === 'digits') address = `1${s.int(2, 9)}${s.digits(9)}`;
     else address = sipUser(s);
-    endpoints.push({ address, phoneNumberSid: `PN${s.hex(32)}` });
+    endpoints.push({ address, phoneNumberSid: `PN${s.hex(32)}`, callerName: '' });
   }
   const timeScale = s.int(2_500_000, 4_500_000);
+  for (const endpoint of endpoints) endpoint.callerName = personName(s);
   const streams = {
     seeded: perList((name) => new StreamFamily([seed, data, LIST_STREAMS[name]])),
     inserted: perList((name) => new StreamFamily([seed, data, `inserted-${LIST_STREAMS[name]}`])),
@@ -167,6 +175,7 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     trafficLayout: new StreamFamily([seed, data, 'traffic-layout']),
     trafficTalk: new StreamFamily([seed, data, 'traffic-talk']),
     hazards: new StreamFamily([seed, data, 'hazards']),
+    parties: new StreamFamily([seed, data, 'parties']),
   };
   const sids = {
     seeded: perList((name) => new SidCodec([seed, data, `${LIST_STREAMS[name]}-sid`])),
@@ -174,5 +183,17 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     trafficRecording: new SidCodec([seed, data, 'traffic-recording-sid']),
   };
   const email = accountEmail(spec.friendlyName, sid);
-  return { sid, token, friendlyName: spec.friendlyName, email, dataOf: data, endpoints, timeScale, streams, sids };
+  const parties = new PartyPool(streams.parties);
+  return {
+    sid,
+    token,
+    friendlyName: spec.friendlyName,
+    email,
+    dataOf: data,
+    endpoints,
+    parties,
+    timeScale,
+    streams,
+    sids,
+  };
 }

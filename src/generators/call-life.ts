@@ -1,4 +1,4 @@
-import type { CallDirection, CallRecord, CallStatus, LiveStatus } from './call';
+import type { CallDirection, CallFacts, CallRecord, CallStatus, LiveStatus } from './call';
 
 /**
  * A call's life as production writes it (Restcomm's `Call` actor for outbound calls, the
@@ -46,7 +46,7 @@ export function stateOfText(text: string): CallState | undefined {
   return (STORED_STATUSES as readonly string[]).includes(t) ? (t as CallState) : undefined;
 }
 
-const outbound = (call: CallRecord) => call.direction !== 'inbound';
+const outbound = (call: CallFacts) => call.direction !== 'inbound';
 
 /**
  * Whether a call that ended so has no end_time: an outbound call that ends busy, no-answer,
@@ -59,12 +59,12 @@ export function endsWithoutEndTime(direction: CallDirection, status: CallStatus)
 }
 
 /** Whether the record, as it stands, has been answered: completed, or in-progress now. */
-function answered(call: CallRecord): boolean {
+function answered(call: CallFacts): boolean {
   return call.live === undefined ? call.status === 'completed' : call.live.status === 'in-progress';
 }
 
 /** The status text the record holds now. @example shownStatus(busyOutbound) // 'BUSY' */
-export function shownStatus(call: CallRecord): string {
+export function shownStatus(call: CallFacts): string {
   if (call.swept === true) return 'completed';
   return storedStatus(call.direction, call.live?.status ?? call.status);
 }
@@ -73,12 +73,12 @@ export function shownStatus(call: CallRecord): string {
  * start_time in whole seconds: the creation, reset to the answer once answered (both writers
  * reset it there, so that duration is talk time).
  */
-export function shownStartSec(call: CallRecord): number {
+export function shownStartSec(call: CallFacts): number {
   return answered(call) ? call.startSec + call.ringSec : call.startSec;
 }
 
 /** end_time in milliseconds, or undefined where production writes none: before the end, and see `endsWithoutEndTime`. */
-export function shownEndMs(call: CallRecord): number | undefined {
+export function shownEndMs(call: CallFacts): number | undefined {
   return call.live !== undefined || endsWithoutEndTime(call.direction, call.status) ? undefined : call.endMs;
 }
 

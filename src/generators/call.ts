@@ -1,6 +1,7 @@
-import { personName, sipUser } from '../random/faker';
 import type { Stream } from '../random/stream';
+import { Weights } from '../random/weights';
 import type { AccountProfile, Endpoint, WorldContext } from './account';
+import { ANONYMOUS, ANONYMOUS_TEXT, partyIndex } from './parties';
 import { blockLayout, CALLS_PER_BLOCK } from './recording-layout';
 import { MIN_GAP_SEC, newerStartSec, startFromDraw } from './timeline';
 
@@ -50,8 +51,16 @@ export interface CallCore extends CallSortFields {
   endMs: number;
 }
 
+/**
+ * What a filter reads of a call: its sortable fields, times and state, without its ids and
+ * caller name. A scan of ten million seeded calls writes these into one object (see
+ * `callFacts`); a whole record has them all.
+ */
+export type CallFacts = Omit<CallRecord, 'sid' | 'instanceId' | 'phoneNumberSid' | 'callerName'>;
+
 /** A call as the store knows it; `format/call.ts` turns it into the wire shape. */
 export interface CallRecord extends CallCore {
+  /** The name of whoever the call is from: the pool entry's, the endpoint's, or `Anonymous`. */
   callerName: string;
   /**
    * Set on the view of a call that has not ended yet (see `callAtClock` in call-life.ts): its
@@ -72,20 +81,20 @@ export interface CallRecord extends CallCore {
 }
 
 // The observed values dominate; the rest exist so that sorting by them means something.
-const DIRECTION_WEIGHTS = [
+const DIRECTIONS = new Weights<CallDirection>([
   ['inbound', 70],
   ['outbound-api', 15],
   ['outbound-dial', 15],
-] as const;
+]);
 // Not-found takes the top of failed's share, so no other call changes its outcome for it.
-const STATUS_WEIGHTS = [
+const STATUSES = new Weights<CallStatus>([
   ['completed', 80],
   ['no-answer', 8],
   ['busy', 5],
   ['failed', 3],
   ['not-found', 1],
   ['canceled', 3],
-] as const;
+]);
 /** Ring and talk together stay under four hours, so no seeded call ends after the reference instant. */
 const MAX_RING_SEC = 60;
 const MAX_DURATION_SEC = 4 * 3600 - MAX_RING_SEC;
@@ -94,21 +103,6 @@ const MIN_RECORDED_DURATION_SEC = 5;
 /** Per-minute rates in USD; outbound to far destinations costs more, so a few calls pass $1. */
 const INBOUND_RATE = 0.0085;
 const OUTBOUND_RATES = [0.013, 0.02, 0.09, 0.35] as const;
-const INBOUND_PARTIES = [
-  ['us', 50],
-  ['intl', 10],
-  ['digits', 20],
-  ['sip', 15],
-  ['anonymous', 5],
-] as const;
-// Nobody dials "Anonymous": a withheld number only ever calls in.
-const OUTBOUND_PARTIES = [
-  ['us', 55],
-  ['intl', 10],
-  ['digits', 20],
-  ['sip', 15],
-] as const;
-const COUNTRY_CODES = ['44', '49', '33', '34', '39', '55', '61', '81', '91'] as const;
 
 /**
  * How long a call rang, from `f` in [0, 1): an app answers an inbound call within seconds, a
@@ -152,23 +146,6 @@ function drawDuration(s: Stream): number {
   return Math.min(MAX_DURATION_SEC, Math.max(1, Math.round(75 * Math.sqrt(u / (1 - u)))));
 }
 
-/** The other party: an E.164 number, bare digits, a SIP user name or a withheld caller. */
-function drawParty(s: Stream, inbound: boolean): string {
-  const kind = s.weighted<'us' | 'intl' | 'digits' | 'sip' | 'anonymous'>(inbound ? INBOUND_PARTIES : OUTBOUND_PARTIES);
-  switch (kind) {
-    case 'us':
-      return `+1${s.int(2, 9)}${s.digits(9)}`;
-    case 'intl':
-      return `+${s.pick(COUNTRY_CODES)}${s.digits(s.int(9, 10))}`;
-    case 'digits':
-      return `1${s.int(2, 9)}${s.digits(9)}`;
-    case 'sip':
-      return sipUser(s);
-    case 'anonymous':
-      return 'Anonymous';
-  }
-}
-
 /** How many recordings the layout puts on call `i` (0 to 3); a recorded call was answered. */
 export function recordingsOnCall(
   account: AccountProfile,
@@ -182,119 +159,179 @@ export function recordingsOnCall(
 }
 
 /**
- * The start of the call's stream: the time-line draw, then the sortable fields. Building a sort
- * order reads only this much; `generateCall` goes on with the same stream for the rest.
+ * The head of a call: the first draws of its stream, which are all that a sort or a filter
+ * reads. The parties are indexes (an endpoint of the account, an entry of its pool), so a scan
+ * of ten million calls makes no string; `drawHead` writes into one of these in place.
  */
+export interface CallHead {
+  /** The time-line draw (see `startFromDraw`). */
+  u: number;
+  direction: CallDirection;
+  status: CallStatus;
+  ringSec: number;
+  /** Talk seconds: 0 unless completed. */
+  talk: number;
+  duration: number | null;
+  /** Index of the account's endpoint the call arrived at or left from. */
+  endpoint: number;
+  /** Index of the other party in the account's pool, or ANONYMOUS. */
+  party: number;
+  priceInt: number;
+  /** Whether recordings lie on the call (it was then answered, and talked long enough). */
+  recorded: boolean;
+}
+
+/** A head to draw into. @example drawHead(account, stream, false, newHead()).direction // 'inbound' */
+export function newHead(): CallHead {
+  return {
+    u: 0,
+    direction: 'inbound',
+    status: 'completed',
+    ringSec: 0,
+    talk: 0,
+    duration: 0,
+    endpoint: 0,
+    party: 0,
+    priceInt: 0,
+    recorded: false,
+  };
+}
+
 /**
- * How far into a call's stream a sort key needs to draw: each stage draws what the earlier ones
- * do, then its own field. A sort by Direction reads two draws of the stream, not the whole head.
+ * Draws a call's head from its stream into `out`: seven draws, always all of them, so what
+ * follows in the stream (instance, end) sits at the same place for every call.
  */
-export const CALL_STAGES = ['direction', 'status', 'duration', 'parties', 'price'] as const;
-export type CallStage = (typeof CALL_STAGES)[number];
-const STAGE = Object.fromEntries(CALL_STAGES.map((s, i) => [s, i])) as Record<CallStage, number>;
-
-/** What a head drawn only up to a stage holds in the fields it did not reach. */
-const UNDRAWN = { from: '', to: '', priceInt: 0 } as const;
-
-function drawHead(
-  account: AccountProfile,
-  s: Stream,
-  recorded: boolean,
-  upTo: CallStage = 'price',
-): { u: number; endpoint: Endpoint; fields: CallSortFields; ringSec: number } {
-  const stop = STAGE[upTo];
-  const u = s.float();
-  const direction = s.weighted(DIRECTION_WEIGHTS);
+export function drawHead(account: AccountProfile, s: Stream, recorded: boolean, out: CallHead): CallHead {
+  out.recorded = recorded;
+  out.u = s.float();
+  const direction = DIRECTIONS.values[DIRECTIONS.index(s.float())] as CallDirection;
   const inbound = direction === 'inbound';
   // The ring time comes from where the status draw fell in its bucket: no draw of its own.
-  const [drawnStatus, rest] = s.weightedRest(STATUS_WEIGHTS);
+  const x = s.float();
+  const k = STATUSES.index(x);
+  const drawnStatus = STATUSES.values[k] as CallStatus;
   // A call that holds recordings was answered; the status is still drawn to keep the stream
   // aligned. Nothing calls in to a number that is not found: an inbound not-found failed.
   const status: CallStatus = recorded ? 'completed' : inbound && drawnStatus === 'not-found' ? 'failed' : drawnStatus;
-  const ringSec = ringOf(status, inbound, rest);
-  const drawnTalk = stop < STAGE.duration ? 0 : drawDuration(s);
+  const ringSec = ringOf(status, inbound, STATUSES.rest(k, x));
+  const drawnTalk = drawDuration(s);
   const talk = status !== 'completed' ? 0 : recorded ? Math.max(drawnTalk, MIN_RECORDED_DURATION_SEC) : drawnTalk;
-  const duration = finalDuration(status, inbound, ringSec, talk);
-  const firstEndpoint = account.endpoints[0] as Endpoint;
-  if (stop < STAGE.parties) {
-    return { u, endpoint: firstEndpoint, ringSec, fields: { direction, status, duration, ...UNDRAWN } };
-  }
-  const endpoint = s.pick(account.endpoints);
-  const other = drawParty(s, inbound);
-  const rate = inbound ? INBOUND_RATE : s.pick(OUTBOUND_RATES);
-  return {
-    u,
-    endpoint,
-    ringSec,
-    fields: {
-      direction,
-      status,
-      duration,
-      from: inbound ? other : endpoint.address,
-      to: inbound ? endpoint.address : other,
-      priceInt: Math.floor(Math.ceil(talk / 60) * rate),
-    },
-  };
+  out.direction = direction;
+  out.status = status;
+  out.ringSec = ringSec;
+  out.talk = talk;
+  out.duration = finalDuration(status, inbound, ringSec, talk);
+  out.endpoint = Math.floor(s.float() * account.endpoints.length);
+  out.party = partyIndex(s.float(), inbound);
+  const rate = OUTBOUND_RATES[Math.floor(s.float() * OUTBOUND_RATES.length)] as number;
+  out.priceInt = Math.floor(Math.ceil(talk / 60) * (inbound ? INBOUND_RATE : rate));
+  return out;
+}
+
+/** The other party's text: its pool entry's address, or `Anonymous`. */
+function partyText(account: AccountProfile, head: CallHead): string {
+  return head.party === ANONYMOUS ? ANONYMOUS_TEXT : account.parties.address(head.party);
+}
+
+/** The address of the account's side of the call. */
+function endpointText(account: AccountProfile, head: CallHead): string {
+  return (account.endpoints[head.endpoint] as Endpoint).address;
+}
+
+/** Who the call is from. @example callFrom(account, head) // '+15126002188' */
+export function callFrom(account: AccountProfile, head: CallHead): string {
+  return head.direction === 'inbound' ? partyText(account, head) : endpointText(account, head);
+}
+
+/** Who the call is to. @example callTo(account, head) // 'alice' */
+export function callTo(account: AccountProfile, head: CallHead): string {
+  return head.direction === 'inbound' ? endpointText(account, head) : partyText(account, head);
 }
 
 /**
- * The sortable fields of call `i` alone: what the store keeps in columns to build orders.
- * `layout` is the call's recording block layout, when the caller already has it; `upTo` draws
- * only as far as a field needs (fields past it hold placeholders: '' and 0).
+ * The caller name: that of whoever the call is from, the same on each of their calls (as a
+ * caller id lookup would give): a pool entry's, the account's endpoint's, or `Anonymous`.
  */
-export function callSortFields(
+function callerNameOf(account: AccountProfile, head: CallHead): string {
+  if (head.direction !== 'inbound') return (account.endpoints[head.endpoint] as Endpoint).callerName;
+  return head.party === ANONYMOUS ? ANONYMOUS_TEXT : account.parties.name(head.party);
+}
+
+/**
+ * Seeded call i's facts from its head and its stream just past the instance pick: its start,
+ * its ring (a recorded call's recordings lie in its talk and before the next call's creation,
+ * `newerSec`, which can be as little as MIN_GAP_SEC later: its ring leaves them that room) and
+ * its end. Written into `out`, which is returned.
+ */
+export function seededFacts<T extends CallFacts>(
+  world: WorldContext,
   account: AccountProfile,
   i: number,
-  layout?: Uint8Array,
-  upTo: CallStage = 'price',
-): CallSortFields {
-  return drawHead(account, account.streams.seeded.calls.at(i), recordingsOnCall(account, i, layout) > 0, upTo).fields;
+  head: CallHead,
+  s: Stream,
+  newerSec: number,
+  out: T,
+): T {
+  const startSec = startFromDraw(world, account, i, head.u);
+  const ringSec = head.recorded ? Math.min(head.ringSec, Math.max(0, newerSec - startSec - MIN_GAP_SEC)) : head.ringSec;
+  return writeFacts(account, head, startSec, ringSec, s, out);
 }
 
-function drawCore(world: WorldContext, account: AccountProfile, i: number, s: Stream): CallCore {
-  const recorded = recordingsOnCall(account, i) > 0;
-  const { u, endpoint, fields, ringSec } = drawHead(account, s, recorded);
-  const instanceId = s.pick(world.instanceIds);
-  const sid = `${instanceId}-CA${account.sids.seeded.calls.encode(i)}`;
-  const startSec = startFromDraw(world, account, i, u);
-  // A recorded call's recordings lie in its talk and before the next call's creation (see
-  // recording.ts), which can be as little as MIN_GAP_SEC later: its ring leaves them that room.
-  const ring = recorded
-    ? Math.min(ringSec, Math.max(0, newerStartSec(world, account, i) - startSec - MIN_GAP_SEC))
-    : ringSec;
-  return finishCore(fields, endpoint, sid, instanceId, startSec, ring, s);
-}
-
-function finishCore(
-  fields: CallSortFields,
-  endpoint: Endpoint,
-  sid: string,
-  instanceId: string,
+/** Writes the facts a head and times make into `out`; the end's milliseconds are the stream's next draw. */
+function writeFacts<T extends CallFacts>(
+  account: AccountProfile,
+  head: CallHead,
   startSec: number,
   ringSec: number,
   s: Stream,
-): CallCore {
-  const talk = fields.status === 'completed' ? (fields.duration as number) : 0;
-  const endMs = (startSec + ringSec + talk) * 1000 + s.int(0, 999);
+  out: T,
+): T {
+  out.from = callFrom(account, head);
+  out.to = callTo(account, head);
+  out.direction = head.direction;
+  out.status = head.status;
+  out.duration = head.duration;
+  out.priceInt = head.priceInt;
+  out.startSec = startSec;
+  out.ringSec = ringSec;
+  out.endMs = (startSec + ringSec + head.talk) * 1000 + s.int(0, 999);
+  return out;
+}
+
+/** An empty record of the one shape every call has (key order included), to write facts into. */
+function blankCall(sid: string, instanceId: string, phoneNumberSid: string, callerName: string): CallRecord {
   return {
-    from: fields.from,
-    to: fields.to,
-    direction: fields.direction,
-    status: fields.status,
-    duration: fields.duration,
-    priceInt: fields.priceInt,
+    from: '',
+    to: '',
+    direction: 'inbound',
+    status: 'completed',
+    duration: null,
+    priceInt: 0,
     sid,
     instanceId,
-    phoneNumberSid: endpoint.phoneNumberSid,
-    startSec,
-    ringSec,
-    endMs,
+    phoneNumberSid,
+    startSec: 0,
+    ringSec: 0,
+    endMs: 0,
+    callerName,
   };
+}
+
+function drawCall(world: WorldContext, account: AccountProfile, i: number, s: Stream): CallRecord {
+  const head = drawHead(account, s, recordingsOnCall(account, i) > 0, newHead());
+  const instanceId = s.pick(world.instanceIds);
+  const call = blankCall(
+    `${instanceId}-CA${account.sids.seeded.calls.encode(i)}`,
+    instanceId,
+    (account.endpoints[head.endpoint] as Endpoint).phoneNumberSid,
+    callerNameOf(account, head),
+  );
+  return seededFacts(world, account, i, head, s, head.recorded ? newerStartSec(world, account, i) : 0, call);
 }
 
 /**
  * A call drawn like a seeded one from stream `s`, starting at `startSec`, with a random sid:
- * the defaults of an admin-inserted call (see inserted.ts).
+ * the defaults of an admin-inserted call and of an arrival of live traffic.
  */
 export function drawDefaults(
   world: WorldContext,
@@ -302,15 +339,12 @@ export function drawDefaults(
   s: Stream,
   startSec: number,
   recorded: boolean,
-): CallCore {
-  const { endpoint, fields, ringSec } = drawHead(account, s, recorded);
+): CallRecord {
+  const head = drawHead(account, s, recorded, newHead());
   const instanceId = s.pick(world.instanceIds);
-  return finishCore(fields, endpoint, `${instanceId}-CA${s.hex(32)}`, instanceId, startSec, ringSec, s);
-}
-
-/** Call `i` without its caller name (the costliest field), for recordings. */
-export function generateCallCore(world: WorldContext, account: AccountProfile, i: number): CallCore {
-  return drawCore(world, account, i, account.streams.seeded.calls.at(i));
+  const phoneNumberSid = (account.endpoints[head.endpoint] as Endpoint).phoneNumberSid;
+  const call = blankCall(`${instanceId}-CA${s.hex(32)}`, instanceId, phoneNumberSid, callerNameOf(account, head));
+  return writeFacts(account, head, startSec, head.ringSec, s, call);
 }
 
 /**
@@ -327,13 +361,10 @@ export function seededCallIndex(
   if (m === null) return undefined;
   const i = account.sids.seeded.calls.decode(m[2] ?? '');
   if (i === undefined || i >= count) return undefined;
-  return generateCallCore(world, account, i).sid === sid ? i : undefined;
+  return generateCall(world, account, i).sid === sid ? i : undefined;
 }
 
 /** Call `i` of the account: a pure function of (seed, account, index). */
 export function generateCall(world: WorldContext, account: AccountProfile, i: number): CallRecord {
-  const s = account.streams.seeded.calls.at(i);
-  const call = drawCore(world, account, i, s) as CallRecord;
-  call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
-  return call;
+  return drawCall(world, account, i, account.streams.seeded.calls.at(i));
 }

@@ -1,4 +1,3 @@
-import { personName } from '../random/faker';
 import { Stream } from '../random/stream';
 import type { AccountProfile, WorldContext } from './account';
 import { type CallRecord, drawDefaults } from './call';
@@ -13,10 +12,9 @@ import { OFFSETS_MIN } from './recording';
 export function insertedCallDefaults(world: WorldContext, account: AccountProfile, k: number): CallRecord {
   const s = account.streams.inserted.calls.at(k);
   const startSec = world.clockSec - s.int(60, 3600);
-  const call = drawDefaults(world, account, s, startSec, false) as CallRecord;
+  const call = drawDefaults(world, account, s, startSec, false);
   // "ID" and 32 hex digits, then "-CA": the InstanceId stays as drawn.
   call.sid = `${call.sid.slice(0, 37)}${ownInsertHex(account, 'call', k, call.sid.slice(37))}`;
-  call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
   return call;
 }
 

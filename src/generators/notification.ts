@@ -1,6 +1,6 @@
 import type { Stream } from '../random/stream';
 import type { AccountProfile, WorldContext } from './account';
-import { type CallCore, generateCallCore } from './call';
+import { type CallCore, generateCall } from './call';
 import { newerStartSec } from './timeline';
 
 /** A notification as the store knows it; `format/notification.ts` turns it into the wire shape. */
@@ -89,7 +89,7 @@ function formEncode(pairs: readonly (readonly [string, string])[]): string {
  */
 export function generateNotification(world: WorldContext, account: AccountProfile, j: number): NotificationRecord {
   const i = notificationCall(account, j);
-  const call: CallCore = generateCallCore(world, account, i);
+  const call: CallCore = generateCall(world, account, i);
   const newerStart = newerStartSec(world, account, i);
   const lo = call.startSec;
   const hi = Math.max(lo, Math.min(Math.floor(call.endMs / 1000), newerStart - 1));

@@ -1,5 +1,5 @@
 import type { AccountProfile, WorldContext } from './account';
-import { generateCallCore } from './call';
+import { generateCall } from './call';
 import { placeRecording } from './recording-layout';
 import { newerStartSec } from './timeline';
 
@@ -31,7 +31,7 @@ export const OFFSETS_MIN = [0, 0, 0, 0, 540, -300, 60, 330, -180, 120] as const;
  */
 export function generateRecording(world: WorldContext, account: AccountProfile, j: number): RecordingRecord {
   const place = placeRecording(account, j);
-  const call = generateCallCore(world, account, place.call);
+  const call = generateCall(world, account, place.call);
   const newerStart = newerStartSec(world, account, place.call);
   // Recorded from the answer on: start_time is the answer, and the talk follows it.
   const answerSec = call.startSec + call.ringSec;

@@ -1,4 +1,3 @@
-import { personName } from '../random/faker';
 import type { AccountProfile, WorldContext } from './account';
 import { type CallRecord, drawDefaults } from './call';
 import { OFFSETS_MIN, type RecordingRecord } from './recording';
@@ -74,20 +73,13 @@ export function recordedBelow(account: AccountProfile, n: number): number {
 /**
  * Arrival `j` in its final form: its fields drawn from its own stream as an inserted call's are,
  * its sid encoding `j` (so it is found by sid). A recorded arrival is answered, after a seeded
- * ring, talking a seeded 30 s to 10 min, when its stream drew a call that was not. Without
- * `named` the caller name (faker, the costliest field) is left out, for what only needs times.
+ * ring, talking a seeded 30 s to 10 min, when its stream drew a call that was not.
  */
-export function trafficOutcome(
-  world: WorldContext,
-  account: AccountProfile,
-  t: TrafficSpec,
-  j: number,
-  named = true,
-): CallRecord {
+export function trafficOutcome(world: WorldContext, account: AccountProfile, t: TrafficSpec, j: number): CallRecord {
   const startSec = arrivalSec(world, account, t, j);
   const s = account.streams.traffic.at(j);
   s.float();
-  const call = drawDefaults(world, account, s, startSec, false) as CallRecord;
+  const call = drawDefaults(world, account, s, startSec, false);
   if (call.status !== 'completed' && isRecorded(account, j)) {
     const answer = account.streams.trafficTalk.at(j);
     const talk = answer.int(30, 600);
@@ -96,7 +88,6 @@ export function trafficOutcome(
     call.duration = talk;
     call.endMs = (startSec + call.ringSec + talk) * 1000 + (call.endMs % 1000);
   }
-  if (named) call.callerName = call.from === 'Anonymous' ? 'Anonymous' : personName(s);
   call.sid = `${call.instanceId}-CA${account.sids.traffic.encode(j)}`;
   return call;
 }
@@ -124,7 +115,7 @@ export function trafficRecording(
   j: number,
 ): { rec: RecordingRecord; appearSec: number } | null {
   if (!isRecorded(account, j)) return null;
-  const call = trafficOutcome(world, account, t, j, false);
+  const call = trafficOutcome(world, account, t, j);
   const s = account.streams.trafficRecording.at(j);
   const answered = call.startSec + call.ringSec;
   const endSec = Math.floor(call.endMs / 1000);

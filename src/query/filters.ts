@@ -1,5 +1,5 @@
 import { ApiError, messages } from '../errors';
-import type { CallRecord } from '../generators/call';
+import type { CallFacts } from '../generators/call';
 import { shownEndMs, shownStartSec, shownStatus } from '../generators/call-life';
 import { wildcard } from '../input/wildcard';
 import { zonedMidnight } from '../input/zone';
@@ -36,7 +36,7 @@ export function parseDay(name: string, value: string, zone = 'UTC', days = 0): n
 }
 
 /** What a call filter reads: a call as it stands, through the rules of its life. */
-export type FilterableCall = CallRecord;
+export type FilterableCall = CallFacts;
 
 /** Fields a recording filter reads. */
 export interface FilterableRecording {

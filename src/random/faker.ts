@@ -11,14 +11,14 @@ import type { Stream } from './stream';
  * record still draws only from its own keyed stream.
  */
 class StreamRandomizer implements Randomizer {
-  current: (() => number) | null = null;
+  current: Stream | null = null;
 
   next(): number {
     if (this.current === null) {
       // A draw outside `withFaker` would be unseeded; fail loudly instead of guessing.
       throw new Error('faker used outside withFaker()');
     }
-    return this.current();
+    return this.current.float();
   }
 
   seed(): void {
@@ -35,7 +35,7 @@ const faker = new FakerClass({ locale: english.rawDefinitions, randomizer });
  * @example withFaker(stream, (f) => f.person.fullName()) // 'Mara Kuhlman'
  */
 export function withFaker<T>(stream: Stream, fn: (f: Faker) => T): T {
-  randomizer.current = stream.next;
+  randomizer.current = stream;
   try {
     return fn(faker);
   } finally {

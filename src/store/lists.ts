@@ -1,4 +1,5 @@
 import type { AccountSpec } from '../generators/account';
+import type { CallFacts } from '../generators/call';
 import type { ListName, ListRecords } from '../generators/lists';
 import { notificationCapacity } from '../generators/notification';
 import { CALL_KIND, type CallColumn } from './calls';
@@ -13,9 +14,16 @@ export interface ListColumns {
   notifications: NotificationColumn;
 }
 
+/** What each list's filters read of a record: a call's facts, a whole record otherwise. */
+export interface ListFacts {
+  calls: CallFacts;
+  recordings: ListRecords['recordings'];
+  notifications: ListRecords['notifications'];
+}
+
 /** What the store knows of one list: how its records are made, sorted and found, and how many the seed makes. */
 export interface StoreList<K extends ListName> {
-  kind: TableKind<ListRecords[K], ListColumns[K]>;
+  kind: TableKind<ListRecords[K], ListColumns[K], ListFacts[K]>;
   seeded(spec: AccountSpec): number;
 }
 
@@ -27,6 +35,8 @@ export const STORE_LISTS: { readonly [K in ListName]: StoreList<K> } = {
 };
 
 /** An account's tables, one a list. */
-export type Tables = { readonly [K in ListName]: Table<ListRecords[K], ListColumns[K]> };
+export type Tables = { readonly [K in ListName]: Table<ListRecords[K], ListColumns[K], ListFacts[K]> };
 /** The same, read-only: what the rest of the emulator sees. */
-export type TableViews = { readonly [K in ListName]: TableView<ListRecords[K], ListColumns[K] | Created> };
+export type TableViews = {
+  readonly [K in ListName]: TableView<ListRecords[K], ListColumns[K] | Created, ListFacts[K]>;
+};

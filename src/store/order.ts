@@ -90,6 +90,8 @@ export function finish<T>(work: Work<T>): T {
 export interface Column {
   readonly n: number;
   readonly words: readonly Uint32Array[];
+  /** How many low bits of each word keys use, when known to be fewer than 32: the digits above are skipped. */
+  readonly bits?: number;
 }
 
 const DIGIT_BITS = 16;
@@ -106,8 +108,9 @@ const DIGITS = 1 << DIGIT_BITS;
  */
 export function* sortPermutation(column: Column, direction: 'asc' | 'desc'): Work<Uint32Array> {
   const { n, words } = column;
+  const shifts = [0, DIGIT_BITS].filter((shift) => shift < (column.bits ?? 32));
   // Progress in records handled: the first pass, then two passes (count, place) a digit.
-  const total = n * (1 + words.length * 4);
+  const total = n * (1 + words.length * shifts.length * 2);
   let base = 0;
   let perm = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
@@ -120,7 +123,7 @@ export function* sortPermutation(column: Column, direction: 'asc' | 'desc'): Wor
   const counts = new Uint32Array(DIGITS + 1);
   for (let w = words.length - 1; w >= 0; w--) {
     const word = words[w] as Uint32Array;
-    for (const shift of [0, DIGIT_BITS]) {
+    for (const shift of shifts) {
       counts.fill(0);
       for (let k = 0; k < n; k++) {
         counts[((((word[k] as number) >>> shift) & (DIGITS - 1)) ^ flip) + 1]!++;
@@ -141,33 +144,9 @@ export function* sortPermutation(column: Column, direction: 'asc' | 'desc'): Wor
   return perm;
 }
 
-/** Code units a word holds: four 7-bit ASCII units (0 is the padding after a string ends). */
-const UNITS_PER_WORD = 4;
-
-/**
- * Writes a string's code units into `words` at record i, four 7-bit units a word, zero-padded:
- * comparing the words compares the strings by code unit, as production's order does. False (and
- * nothing written) when the string does not fit: longer than 4 units a word, or a unit that is
- * not 1..127.
- * @example packAscii('+1512', [w0, w1], 7) // true: w0[7] holds '+151', w1[7] holds '2'
- */
-export function packAscii(text: string, words: readonly Uint32Array[], i: number): boolean {
-  if (text.length > words.length * UNITS_PER_WORD) return false;
-  for (let w = 0; w < words.length; w++) {
-    let word = 0;
-    for (let u = 0; u < UNITS_PER_WORD; u++) {
-      const c = w * UNITS_PER_WORD + u < text.length ? text.charCodeAt(w * UNITS_PER_WORD + u) : 0;
-      if (c > 127 || (c === 0 && w * UNITS_PER_WORD + u < text.length)) return false;
-      word = (word << 7) | c;
-    }
-    (words[w] as Uint32Array)[i] = word >>> 0;
-  }
-  return true;
-}
-
 /**
  * Strings as a column, by rank among the distinct values in code-unit order: the exact way for
- * values `packAscii` cannot hold. It keeps every string at once, so it serves small lists only.
+ * long or unbounded values. It keeps every string at once, so it serves small lists only.
  * @example rankStrings(['b', 'a', 'b']) // { n: 3, words: [Uint32Array [1, 0, 1]] }
  */
 export function rankStrings(values: readonly string[]): Column {

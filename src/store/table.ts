@@ -44,7 +44,7 @@ export interface TableState<R> {
 }
 
 /** What the rest of the emulator may do with a list: read it. Writes go through the World. */
-export interface TableView<R, C extends string> {
+export interface TableView<R, C extends string, F = R> {
   /** Unique in the process, for caches keyed by table. */
   readonly id: number;
   /** How many records the seed makes. */
@@ -67,7 +67,7 @@ export interface TableView<R, C extends string> {
    * it holds for: a page reads its records through `get`, so writes during the build cannot
    * remove one it lists. The order is cached when no write landed meanwhile.
    */
-  prepare(sort: StoreSort<C> | null, filter: RecordFilter<R> | null): Work<TableState<R>>;
+  prepare(sort: StoreSort<C> | null, filter: RecordFilter<F> | null): Work<TableState<R>>;
   /** Counts writes: what an order built over several slices checks it was built on. */
   readonly writes: number;
   /** Deleted seeded indexes, ascending. */
@@ -122,13 +122,20 @@ export interface Arrivals<R> {
  * What makes one kind of list: how a seeded record is made and found by sid, how each column
  * reads a record (`created`, in seconds, is also every order's tie-break), and how the key
  * column of each is built for the seeded records (once, when first sorted by, in slices).
+ * `F` is what its filters read of a record (the whole record, unless the kind says less).
  */
-export interface TableKind<R, C extends string> {
+export interface TableKind<R, C extends string, F = R> {
   record(world: WorldContext, account: AccountProfile, index: number): R;
   /** The seeded index a sid stands for, if any (below `count`). */
   index(world: WorldContext, account: AccountProfile, sid: string, count: number): number | undefined;
   values: Record<C, (record: R) => string | number> & { created: (record: R) => number };
   column(world: WorldContext, account: AccountProfile, count: number, column: C): Work<Column>;
+  /**
+   * Which of the first `count` seeded records a filter keeps (1: kept), scanning them in index
+   * order in a lean form that holds only what filters read. Absent: each record is made whole
+   * and tested, in the order being filtered.
+   */
+  keep?(world: WorldContext, account: AccountProfile, count: number, filter: RecordFilter<F>): Work<Uint8Array>;
   /** An inserted record as it stands at an instant, for records that change with the clock. */
   atClock?: (record: R, nowMs: number) => R;
   /** Whether an inserted record changes with the clock. */
@@ -194,7 +201,7 @@ export function sortComparator<K>(
  * its key column, ties by index, which is production's tie-break (`date_created` descending).
  * An account with writes merges its inserts into those orders with the same comparison.
  */
-export class Table<R extends { sid: string }, C extends string> implements TableView<R, C | Created> {
+export class Table<R extends F & { sid: string }, C extends string, F = R> implements TableView<R, C | Created, F> {
   readonly id = newTableId();
   private readonly overlay = new Overlay<R>();
   private columns = new Map<C, Column>();
@@ -222,7 +229,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
    *   (restart sweeps) shape it too; absent: the kind's `atClock`
    */
   constructor(
-    private readonly kind: TableKind<R, C>,
+    private readonly kind: TableKind<R, C, F>,
     private readonly world: WorldContext,
     private readonly account: AccountProfile,
     readonly seeded: number,
@@ -407,7 +414,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
    * later serves both; its writes start as `from`'s, shared copy-on-write, and go their own way.
    * O(1), however many writes `from` holds.
    */
-  shareSeeded(from: Table<R, C>): void {
+  shareSeeded(from: Table<R, C, F>): void {
     this.columns = from.columns;
     this.seededOrders = from.seededOrders;
     this.overlay.shareFrom(from.overlay);
@@ -463,7 +470,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
    * read one snapshot of the writes, taken at the start: the result holds for that state, and is
    * cached only if no write landed meanwhile. One pass, however many writes come: no retries.
    */
-  *prepare(sort: StoreSort<C | Created> | null, filter: RecordFilter<R> | null): Work<TableState<R>> {
+  *prepare(sort: StoreSort<C | Created> | null, filter: RecordFilter<F> | null): Work<TableState<R>> {
     const seeded = yield* this.seededOrder(sort);
     const get = this.snapshot();
     const writes = this.writeCount;
@@ -531,7 +538,7 @@ export class Table<R extends { sid: string }, C extends string> implements Table
   private *kept(
     sort: StoreSort<C | Created> | null,
     order: Order,
-    filter: RecordFilter<R>,
+    filter: RecordFilter<F>,
     get: (id: number) => R,
     writes: number,
   ): Work<Order> {
@@ -540,14 +547,29 @@ export class Table<R extends { sid: string }, C extends string> implements Table
     if (perm === undefined) {
       // Past SCAN_LIMIT (years of traffic) the scan would take hours and its result outgrow memory.
       if (order.length > SCAN_LIMIT) throw new ValidationError('', problems.scanTooLarge(order.length, SCAN_LIMIT));
-      const kept: number[] = [];
+      // The seeded records are tested in their lean form, in index order, where the kind can;
+      // the order is then walked once, each seeded record by its mark, the others made and tested.
+      const marks =
+        this.kind.keep === undefined ? null : yield* this.kind.keep(this.world, this.account, this.seeded, filter);
+      const seeded = this.seeded;
+      let kept = new Uint32Array(1024);
+      let count = 0;
       for (let p = 0; p < order.length; p++) {
-        if (p % SLICE === 0) yield* readyRange(order, p, p + SLICE);
+        if (p % SLICE === 0) {
+          yield* readyRange(order, p, p + SLICE);
+          yield { step: 'Filtering', done: p, total: order.length };
+        }
         const id = order.at(p);
-        if (filter.test(get(id))) kept.push(id);
-        if (p % SLICE === 0) yield { step: 'Filtering', done: p, total: order.length };
+        if (marks !== null && id < seeded ? marks[id] === 1 : filter.test(get(id))) {
+          if (count === kept.length) {
+            const grown = new Uint32Array(count * 2);
+            grown.set(kept);
+            kept = grown;
+          }
+          kept[count++] = id;
+        }
       }
-      perm = Uint32Array.from(kept);
+      perm = kept.slice(0, count);
       if (writes !== this.writeCount) return permutationOrder(perm);
       if (this.filtered.size >= MAX_FILTERED) this.filtered.delete(this.filtered.keys().next().value as string);
     } else {

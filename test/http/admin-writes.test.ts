@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { messages, problems, ValidationError } from '../../src/errors';
+import type { CallRecord } from '../../src/generators/call';
 import { allItems, authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 type Item = Record<string, any>;
@@ -212,7 +213,9 @@ describe('inserting and deleting recordings', () => {
   test('on a given call, inside it; deleted again', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 448);
-    const call = a.store.calls.get(10);
+    // A recording lies in a call's talk: the first answered call that talked 5 s or more.
+    const answered = Array.from({ length: 448 }, (_, i) => a.store.calls.get(i));
+    const call = answered.find((c) => c.status === 'completed' && (c.duration ?? 0) >= 5) as CallRecord;
     const res = await request(app)
       .post(`/__admin/accounts/${a.sid}/recordings`)
       .type('json')

@@ -76,7 +76,7 @@ describe("a call's life, replayed second by second", () => {
   // One call of live traffic for each final state and side, short enough to replay whole.
   const samples = new Map<string, number>();
   for (let j = 0; j < 20_000 && samples.size < 11; j++) {
-    const c = trafficOutcome(world, account, T, j, false);
+    const c = trafficOutcome(world, account, T, j);
     const key = `${c.direction === 'inbound' ? 'inbound' : 'outbound'} ${c.status}`;
     if (!samples.has(key) && c.endMs - c.startSec * 1000 < 900_000) samples.set(key, j);
   }

@@ -1,4 +1,5 @@
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
+import { CALL_STATUSES } from '../../src/generators/call';
 import { callAtClock } from '../../src/generators/call-life';
 import { arrivalSec, arrivedCount, trafficIndex, trafficOutcome, trafficRecording } from '../../src/generators/traffic';
 import { ARRIVAL_BASE } from '../../src/store/order';
@@ -41,7 +42,15 @@ describe('a call passes through production states', () => {
 
   test('every outcome occurs, and each call ends as one of them', () => {
     const outcomes = new Set(finals.map(([, c]) => c.status));
-    expect([...outcomes].sort()).toEqual(['busy', 'canceled', 'completed', 'failed', 'no-answer']);
+    // Not-found (1% of outbound calls) may or may not be among the first 200; the rest are.
+    expect([...outcomes].filter((o) => o !== 'not-found').sort()).toEqual([
+      'busy',
+      'canceled',
+      'completed',
+      'failed',
+      'no-answer',
+    ]);
+    for (const o of outcomes) expect(CALL_STATUSES).toContain(o);
     for (const [, c] of finals) expect(c.live).toBeUndefined();
   });
 
