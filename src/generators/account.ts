@@ -183,7 +183,10 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     trafficRecording: new SidCodec([seed, data, 'traffic-recording-sid']),
   };
   const email = accountEmail(spec.friendlyName, sid);
-  const parties = new PartyPool(streams.parties);
+  const parties = new PartyPool(
+    streams.parties,
+    endpoints.map((e) => e.address),
+  );
   return {
     sid,
     token,

@@ -298,6 +298,11 @@ function writeFacts<T extends CallFacts>(
   return out;
 }
 
+/** Facts to write into: one object a scan reuses for every call (see `seededFacts`). */
+export function newFacts(): CallFacts {
+  return blankCall('', '', '', '');
+}
+
 /** An empty record of the one shape every call has (key order included), to write facts into. */
 function blankCall(sid: string, instanceId: string, phoneNumberSid: string, callerName: string): CallRecord {
   return {

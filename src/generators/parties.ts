@@ -78,8 +78,14 @@ export class PartyPool {
   private readonly names: string[] = [];
   private ranked: PartyRanks | null = null;
 
-  /** @param family the entries' streams: entry k draws from `family.at(k)` alone */
-  constructor(private readonly family: StreamFamily) {}
+  /**
+   * @param family the entries' streams: entry k draws from `family.at(k)` alone
+   * @param endpoints the account's own addresses, ranked among the entries (see `ranks`)
+   */
+  constructor(
+    private readonly family: StreamFamily,
+    private readonly endpoints: readonly string[],
+  ) {}
 
   private draw(k: number): string {
     const s = this.family.at(k);
@@ -105,8 +111,9 @@ export class PartyPool {
    * code-unit order (production compares the stored text): comparing ranks compares the
    * strings. Drawn and sorted once per account, on the first sort or filter that needs it.
    */
-  ranks(endpoints: readonly string[]): PartyRanks {
+  ranks(): PartyRanks {
     if (this.ranked !== null) return this.ranked;
+    const endpoints = this.endpoints;
     const all: string[] = [];
     for (let k = 0; k < POOL_SIZE; k++) all.push(this.address(k));
     const texts = Array.from(new Set([...all, ...endpoints, ANONYMOUS_TEXT])).sort();

@@ -6,6 +6,7 @@ import {
   type CallRecord,
   drawHead,
   generateCall,
+  newFacts,
   newHead,
   recordingsOnCall,
   seededCallIndex,
@@ -43,7 +44,7 @@ function keyOf(account: AccountProfile, column: CallColumn): (h: CallHead) => nu
   }
   // From and To: the rank of the text among every party the account's calls show, drawn and
   // sorted once, so comparing ranks compares the strings and no string is made per call.
-  const ranks = account.parties.ranks(account.endpoints.map((e) => e.address));
+  const ranks = account.parties.ranks();
   const party = (h: CallHead) => (h.party === ANONYMOUS ? ranks.anonymous : (ranks.pool[h.party] as number));
   const own = (h: CallHead) => ranks.endpoints[h.endpoint] as number;
   return column === 'from'
@@ -96,17 +97,7 @@ function* keepCalls(
   filter: RecordFilter<CallFacts>,
 ): Work<Uint8Array> {
   const marks = new Uint8Array(n);
-  const facts: CallFacts = {
-    from: '',
-    to: '',
-    direction: 'inbound',
-    status: 'completed',
-    duration: null,
-    priceInt: 0,
-    startSec: 0,
-    ringSec: 0,
-    endMs: 0,
-  };
+  const facts = newFacts();
   // In index order, call i-1 is the one just made: its start is the next newer call's.
   let newerSec = world.clockSec;
   yield* eachHead(account, n, 'Filtering', (h, i, s) => {
