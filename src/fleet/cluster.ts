@@ -69,12 +69,22 @@ export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Pro
   let code = 0;
   let bannerShown = false;
 
+  // A worker killed mid-write can still look connected: its channel then fails a moment later
+  // (EPIPE). Without a callback node would raise that as an 'error' event and end the primary,
+  // and every other worker with it; the 'exit' that follows already starts a replacement.
   const send = (w: Worker, message: ToWorker) => {
-    if (w.isConnected()) w.send(message);
+    if (w.isConnected()) w.send(message, undefined, {}, ignoreGone);
+  };
+  /** A message to a worker that has gone is dropped (its replacement replays the log); anything else is said. */
+  const ignoreGone = (err: Error | null) => {
+    const errCode = (err as NodeJS.ErrnoException | null)?.code;
+    if (err !== null && errCode !== 'EPIPE' && errCode !== 'ECONNRESET' && errCode !== 'ERR_IPC_CHANNEL_CLOSED')
+      io.err(`callrec-emulator: a message to a worker failed: ${err.message}\n`);
   };
 
   const fork = (index: number) => {
     const w = cluster.fork();
+    w.on('error', ignoreGone);
     w.on('message', (m: ToPrimary) => {
       if (typeof m !== 'object' || m === null || !('callrec' in m)) return;
       if (m.callrec === 'genesis?') {
