@@ -18,6 +18,8 @@ import type { RequestLogger } from './logger';
 import type { PagingProfile } from './query/paging';
 import { mountApi } from './routes/api';
 import { withConsole } from './routes/console';
+import type { ListSettings } from './routes/list';
+import { listLane } from './routes/list-lane';
 import type { World } from './store/world';
 
 export interface AppDeps {
@@ -128,7 +130,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     const openAdmin = deps.adminToken != null;
     app.use((req, res, next) => (openAdmin || !req.path.startsWith(ADMIN) ? allowAll(req, res, next) : next()));
   }
-  mountApi(app, world, {
+  const listSettings: ListSettings = {
     paging: deps.paging,
     maxPageSize: deps.maxPageSize,
     fileBase: fileBaseOf(deps.publicUrl, dialect),
@@ -136,17 +138,21 @@ export function createApp(deps: AppDeps): EmulatorApp {
     cache,
     strict,
     serverZone: deps.serverZone ?? 'UTC',
-  });
+  };
+  mountApi(app, world, listSettings);
   mountAdmin(app, admin, {
     token: deps.adminToken ?? null,
     hosts: new Set((deps.adminHosts ?? []).map((h) => h.toLowerCase())),
   });
   app.use(notFound(dialect.name));
-  app.use(errorHandler(deps.onInternalError ?? ((err) => console.error(err))));
+  const onInternal = deps.onInternalError ?? ((err: unknown) => console.error(err));
+  app.use(errorHandler(onInternal));
 
   const metrics = createMetrics({ world, journal, log });
   const door = frontDoor({
     next: app,
+    // CORS headers are express middleware's: with them on, every request goes through express.
+    lane: deps.cors === true ? null : listLane(world, listSettings, onInternal),
     world,
     journal,
     faults,

@@ -9,6 +9,7 @@ import type { Journal } from './harness/journal';
 import { type Exchange, openExchange } from './http/exchange';
 import { METRICS_PATH, type Metrics, routeOf } from './http/metrics';
 import type { RequestLogger } from './logger';
+import type { Lane } from './routes/list-lane';
 import type { World } from './store/world';
 
 /** The header the inspector sends on its API requests (any value): see the front door. */
@@ -29,6 +30,8 @@ function fromInspector(req: IncomingMessage): boolean {
 export interface FrontDoorDeps {
   /** Where every request that gets through goes: the express app. */
   next: RequestListener;
+  /** What may serve a request before express (the list lane), or null. */
+  lane: Lane | null;
   world: World;
   journal: Journal;
   faults: Faults;
@@ -181,7 +184,8 @@ async function scrape(
  * The front door: every request passes here first, and in this order meets the request log, the
  * journal (which notes each API request when it closes), injected faults, and the response cache
  * (a list response already rendered for the same URL, credentials and state is written straight
- * back: routing costs more than the write). Everything else goes on to express. Admin requests
+ * back: routing costs more than the write), then the list lane (a list page served without
+ * express, which costs more than rendering it). Everything else goes on to express. Admin requests
  * are logged but neither journaled nor faulted.
  */
 export function frontDoor(deps: FrontDoorDeps): RequestListener {
@@ -218,7 +222,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         cache.responses.set(key, { ...response, walk: ex.walk }, bytes);
       };
     }
-    next(req, res);
+    if (deps.lane === null || !deps.lane(req, res)) next(req, res);
   };
 
   const enter = (req: IncomingMessage, res: ServerResponse): void => {

@@ -10,19 +10,13 @@ interface Civil {
   day: number;
   /** 0 = Sunday */
   weekday: number;
-  hour: number;
-  minute: number;
-  second: number;
 }
 
 /**
- * Calendar fields of an instant in UTC, by integer arithmetic (Hinnant's days-from-civil
- * inverse): no Date object, no host time zone, and about four times faster than Date getters,
- * which matters when a list of a million calls is written.
+ * Calendar fields of a day (days since the epoch), by integer arithmetic (Hinnant's
+ * days-from-civil inverse): no Date object and no host time zone.
  */
-function civil(epochSec: number): Civil {
-  const days = Math.floor(epochSec / 86400);
-  const secOfDay = epochSec - days * 86400;
+function civil(days: number): Civil {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -37,10 +31,47 @@ function civil(epochSec: number): Civil {
     day,
     // 1970-01-01 was a Thursday.
     weekday: (((days + 4) % 7) + 7) % 7,
-    hour: Math.floor(secOfDay / 3600),
-    minute: Math.floor((secOfDay % 3600) / 60),
-    second: secOfDay % 60,
   };
+}
+
+/**
+ * The part of a written date that changes once a day, for the last day asked: a page's dates lie
+ * within hours of each other, so the calendar arithmetic runs about once a page, not twice an
+ * item (a cold page of 50 calls writes 200 dates).
+ */
+class DayMemo {
+  private day = Number.NaN;
+  private text = '';
+
+  constructor(private readonly write: (c: Civil) => string) {}
+
+  /** The text of day `day` (days since the epoch). */
+  of(day: number): string {
+    if (day !== this.day) {
+      this.text = this.write(civil(day));
+      this.day = day;
+    }
+    return this.text;
+  }
+}
+
+/** `hh:mm:ss` of a second of the day. */
+const clock = (secOfDay: number): string =>
+  `${PAD2[Math.floor(secOfDay / 3600)]}:${PAD2[Math.floor((secOfDay % 3600) / 60)]}:${PAD2[secOfDay % 60]}`;
+
+/** 'Fri, 5 Jul 2013 ': what comes before the time. */
+const rfcDays = new DayMemo((c) => `${DAYS[c.weekday]}, ${c.day} ${MONTHS[c.month - 1]} ${c.year} `);
+const rfcZones = new Map<number, string>();
+
+/** ' +0900' for an offset in minutes. */
+function zoneOf(offsetMin: number): string {
+  let zone = rfcZones.get(offsetMin);
+  if (zone === undefined) {
+    const abs = Math.abs(offsetMin);
+    zone = ` ${offsetMin < 0 ? '-' : '+'}${PAD2[Math.floor(abs / 60)]}${PAD2[abs % 60]}`;
+    rfcZones.set(offsetMin, zone);
+  }
+  return zone;
 }
 
 /**
@@ -50,14 +81,13 @@ function civil(epochSec: number): Civil {
  * @example rfc2822Date(1389001867 - 9 * 3600, 540) // 'Mon, 6 Jan 2014 08:51:07 +0900'
  */
 export function rfc2822Date(epochSec: number, offsetMin = 0): string {
-  const c = civil(epochSec + offsetMin * 60);
-  const abs = Math.abs(offsetMin);
-  return (
-    `${DAYS[c.weekday]}, ${c.day} ${MONTHS[c.month - 1]} ${c.year} ` +
-    `${PAD2[c.hour]}:${PAD2[c.minute]}:${PAD2[c.second]} ` +
-    `${offsetMin < 0 ? '-' : '+'}${PAD2[Math.floor(abs / 60)]}${PAD2[abs % 60]}`
-  );
+  const local = epochSec + offsetMin * 60;
+  const day = Math.floor(local / 86400);
+  return rfcDays.of(day) + clock(local - day * 86400) + zoneOf(offsetMin);
 }
+
+/** '2013-07-05T' */
+const isoDays = new DayMemo((c) => `${c.year}-${PAD2[c.month]}-${PAD2[c.day]}T`);
 
 /**
  * ISO 8601 in UTC with milliseconds, as production's Joda `DateTime.toString()` in a UTC JVM.
@@ -66,11 +96,8 @@ export function rfc2822Date(epochSec: number, offsetMin = 0): string {
 export function isoMillis(epochMs: number): string {
   const sec = Math.floor(epochMs / 1000);
   const ms = epochMs - sec * 1000;
-  const c = civil(sec);
-  return (
-    `${c.year}-${PAD2[c.month]}-${PAD2[c.day]}T${PAD2[c.hour]}:${PAD2[c.minute]}:${PAD2[c.second]}.` +
-    `${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`
-  );
+  const day = Math.floor(sec / 86400);
+  return `${isoDays.of(day)}${clock(sec - day * 86400)}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
 }
 
 /**

@@ -42,6 +42,20 @@ export function apiRoutes(mount: string) {
 export type ApiRoutes = ReturnType<typeof apiRoutes>;
 
 /**
+ * The list routes' paths (`apiRoutes(mount)[list]`) under the given mounts as one pattern, for
+ * the list lane: the mount, the account sid (letters and digits only: anything an express route
+ * would decode first is left to express) and the list's segment, `.json` or not.
+ * @example listPathPattern(['/call']).exec('/call/2012-04-24/Accounts/AC1/Calls.json') // ['…', '/call', 'AC1', 'Calls', '.json']
+ */
+export function listPathPattern(mounts: readonly string[]): RegExp {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const segments = Object.values(LIST_PATHS).map((p) => p.segment);
+  return new RegExp(
+    `^(${mounts.map(literal).join('|')})/${API_VERSION}/Accounts/([A-Za-z0-9]+)/(${segments.join('|')})(\\.json)?$`,
+  );
+}
+
+/**
  * How each list is named in paths, and how it prints its own `uri`. Production is inconsistent,
  * and we copy it: `servlet`, from the API version alone (no mount, no `.json`), as the calls
  * list does in every dialect; `request`, from the path the request came on, as the recordings

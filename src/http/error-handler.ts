@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, type ErrorStatus, messages, ValidationError } from '../errors';
 import { errorBody } from '../format/envelope';
@@ -23,25 +24,31 @@ function asApiError(err: unknown): ApiError {
   return new ApiError(500, messages.internal);
 }
 
+/**
+ * Writes an error as `{"message": "..."}` with its status, on node's response alone: the one
+ * error handler, and the list lane (routes/list-lane.ts), which answers without express.
+ */
+export function writeError(err: unknown, res: ServerResponse, onInternal: (err: unknown) => void): void {
+  const apiError = asApiError(err);
+  if (apiError.status === 500) onInternal(err);
+  if (res.headersSent) {
+    // A streamed page failed half-way: the status is gone, so cut the connection rather than
+    // let a truncated body pass as a whole one.
+    res.destroy();
+    return;
+  }
+  for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
+  const body = errorBody(apiError.message);
+  res.statusCode = apiError.status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  noteBody(res, body);
+  res.end(body);
+}
+
 /** The one error handler: every error leaves as `{"message": "..."}` with its status. */
 export function errorHandler(onInternal: (err: unknown) => void): ErrorRequestHandler {
-  return (err, _req, res, _next) => {
-    const apiError = asApiError(err);
-    if (apiError.status === 500) onInternal(err);
-    if (res.headersSent) {
-      // A streamed page failed half-way: the status is gone, so cut the connection rather than
-      // let a truncated body pass as a whole one.
-      res.destroy();
-      return;
-    }
-    for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
-    const body = errorBody(apiError.message);
-    res.status(apiError.status);
-    res.setHeader('Content-Type', 'application/json');
-    res.setHeader('Content-Length', Buffer.byteLength(body));
-    noteBody(res, body);
-    res.end(body);
-  };
+  return (err, _req, res, _next) => writeError(err, res, onInternal);
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import { authedAccount } from '../auth';
 import type { RenderCache } from '../cache/render-cache';
 import { ApiError, messages } from '../errors';
@@ -105,9 +106,11 @@ function acceptsXml(accept: string): boolean {
  * and the Restcomm dialect answers production's XML where Accept is absent (`AcceptFilter`
  * supplies `application/xml`) or admits it, and 406 where it does not (Jersey's `@Produces`).
  */
-export function negotiate(req: Request, dialect: Dialect): WireFormat {
-  if (req.path.endsWith('.json')) return 'json';
-  const accept = req.get('accept');
+export function negotiate(req: IncomingMessage, dialect: Dialect): WireFormat {
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  if ((query < 0 ? url : url.slice(0, query)).endsWith('.json')) return 'json';
+  const accept = req.headers.accept;
   if ((accept ?? '').includes('json')) return 'json';
   if (dialect.name === 'restcomm' && (accept === undefined || acceptsXml(accept))) return 'xml';
   throw new ApiError(406, dialect.name === 'restcomm' ? messages.notAcceptableRestcomm : messages.notAcceptable);
@@ -292,44 +295,55 @@ export function listHandler<C extends string, R extends { sid: string }>(
   mount: string,
   descendants: (account: Account) => Account[],
 ): RequestHandler {
-  return async (req, res) => {
-    const format = negotiate(req, settings.dialect);
-    const exchange = exchangeOf(req);
-    const account = authedAccount(res);
-    const { window, item, head, tail, warnings, walk } = await listPage(
-      resource,
-      settings,
-      account,
-      descendants,
-      exchange.query,
-      mount,
-      format,
-    );
-    // --strict: whatever production would ignore or read differently is refused instead.
-    const [first] = warnings;
-    if (settings.strict && first !== undefined) throw new ApiError(400, first);
-    for (const w of warnings) res.append('X-Emulator-Warning', w);
-    exchange.warnings = warnings;
-    exchange.walk = walk;
-    // Each record is written under its own account (its sid and uri), as production stores them.
-    const render = ({ record, accountSid }: PageItem<R>) =>
-      itemText(resource.wire, format, record(), accountSid, settings.fileBase);
-    if (window.count > STREAM_THRESHOLD) {
-      // A huge page would flush the caches for one reader: it is rendered and streamed as is,
-      // over many turns of the event loop, from the state its order was built for.
-      await streamPage(res, format, head, tail, window.count, (k) => render(item(k)));
-      return;
-    }
-    const items = new Array<Buffer>(window.count);
-    for (let k = 0; k < window.count; k++) {
-      const it = item(k);
-      // Inserted ids come back after a reset with other records: only seeded ones are cached,
-      // and only in JSON (XML is the Restcomm dialect's second form, asked for rarely).
-      items[k] =
-        it.id < INSERT_BASE && format === 'json'
-          ? settings.cache.item(it.tableId, it.id, () => render(it))
-          : Buffer.from(render(it));
-    }
-    sendBuilt(res, format, head, tail, items, warnings, exchange.keep);
-  };
+  return (req, res) => serveList(resource, settings, mount, descendants, req, res, authedAccount(res));
+}
+
+/**
+ * A list page for an account already logged in and allowed, on node's request and response
+ * alone: what the express route runs, and what the list lane (list-lane.ts) runs without it.
+ */
+export async function serveList<C extends string, R extends { sid: string }>(
+  resource: ListResource<C, R>,
+  settings: ListSettings,
+  mount: string,
+  descendants: (account: Account) => Account[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  account: Account,
+): Promise<void> {
+  const format = negotiate(req, settings.dialect);
+  const exchange = exchangeOf(req);
+  const { window, item, head, tail, warnings, walk } = await listPage(
+    resource,
+    settings,
+    account,
+    descendants,
+    exchange.query,
+    mount,
+    format,
+  );
+  // --strict: whatever production would ignore or read differently is refused instead.
+  const [first] = warnings;
+  if (settings.strict && first !== undefined) throw new ApiError(400, first);
+  for (const w of warnings) res.appendHeader('X-Emulator-Warning', w);
+  exchange.warnings = warnings;
+  exchange.walk = walk;
+  // Each record is written under its own account (its sid and uri), as production stores them.
+  const render = ({ record, accountSid }: PageItem<R>) =>
+    itemText(resource.wire, format, record(), accountSid, settings.fileBase);
+  if (window.count > STREAM_THRESHOLD) {
+    // A huge page would flush the caches for one reader: it is rendered and streamed as is,
+    // over many turns of the event loop, from the state its order was built for.
+    await streamPage(res, format, head, tail, window.count, (k) => render(item(k)));
+    return;
+  }
+  const items = new Array<string>(window.count);
+  for (let k = 0; k < window.count; k++) {
+    const it = item(k);
+    // Inserted ids come back after a reset with other records: only seeded ones are cached,
+    // and only in JSON (XML is the Restcomm dialect's second form, asked for rarely).
+    items[k] =
+      it.id < INSERT_BASE && format === 'json' ? settings.cache.item(it.tableId, it.id, () => render(it)) : render(it);
+  }
+  sendBuilt(res, format, head, tail, items, warnings, exchange.keep);
 }

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { CachedResponse } from '../cache/render-cache';
 import { noteBody } from '../http/exchange';
 import { nextTurn } from '../http/slices';
@@ -8,7 +8,6 @@ import { drainOrClose } from '../http/stream';
 export const STREAM_THRESHOLD = 1000;
 /** Items rendered per write while streaming. */
 const CHUNK_ITEMS = 256;
-const COMMA = Buffer.from(',');
 
 /** The body's format: JSON, or (Restcomm dialect, no `.json`) production's XML. */
 export type WireFormat = 'json' | 'xml';
@@ -26,8 +25,8 @@ export function between(format: WireFormat): string {
 }
 
 /** A whole body, complete, with the type production sends for its format. */
-export function sendBody(res: Response, format: WireFormat, body: string): void {
-  res.status(200);
+export function sendBody(res: ServerResponse, format: WireFormat, body: string): void {
+  res.statusCode = 200;
   res.setHeader('Content-Type', FORMATS[format].type);
   res.setHeader('Content-Length', Buffer.byteLength(body));
   noteBody(res, body);
@@ -35,7 +34,7 @@ export function sendBody(res: Response, format: WireFormat, body: string): void 
 }
 
 /** The response's headers as node's flat [name, value, …] list, repeated names kept. */
-function flatHeaders(res: Response): string[] {
+function flatHeaders(res: ServerResponse): string[] {
   const flat: string[] = [];
   for (const [name, value] of Object.entries(res.getHeaders())) {
     for (const v of Array.isArray(value) ? value : [value]) flat.push(name, String(v));
@@ -44,28 +43,21 @@ function flatHeaders(res: Response): string[] {
 }
 
 /**
- * Sends a page built in memory: `head`, the items separated by commas, `tail`, as one buffer
- * with a Content-Length. Items come as rendered buffers (from the item cache), so the body is one
- * copy of their bytes, with no string joining or re-encoding. The response goes to `keep`, for
- * the response cache.
+ * Sends a page built in memory: `head`, the items (rendered text, from the item cache), `tail`,
+ * joined and encoded once into one buffer with a Content-Length. The response goes to `keep`,
+ * for the response cache.
  */
 export function sendBuilt(
-  res: Response,
+  res: ServerResponse,
   format: WireFormat,
   head: string,
   tail: string,
-  items: readonly Buffer[],
+  items: readonly string[],
   warnings: readonly string[],
   keep: ((response: CachedResponse) => void) | null,
 ): void {
-  const parts: Buffer[] = [Buffer.from(head)];
-  for (const item of items) {
-    if (parts.length > 1 && format === 'json') parts.push(COMMA);
-    parts.push(item);
-  }
-  parts.push(Buffer.from(tail));
-  const body = Buffer.concat(parts);
-  res.status(200);
+  const body = Buffer.from(head + items.join(FORMATS[format].between) + tail);
+  res.statusCode = 200;
   res.setHeader('Content-Type', FORMATS[format].type);
   res.setHeader('Content-Length', body.length);
   keep?.({ headers: flatHeaders(res), body, warnings });
@@ -79,14 +71,14 @@ export function sendBuilt(
  * full, so memory stays flat and a slow reader slows the writer down. A client that leaves stops it.
  */
 export async function streamPage(
-  res: Response,
+  res: ServerResponse,
   format: WireFormat,
   head: string,
   tail: string,
   count: number,
   renderItem: (k: number) => string,
 ): Promise<void> {
-  res.status(200);
+  res.statusCode = 200;
   res.setHeader('Content-Type', FORMATS[format].type);
   if (res.req.method === 'HEAD') {
     res.end();
