@@ -131,10 +131,15 @@ function wrkMs(out: string, pct: string): number {
 }
 
 /** One wrk round (one thread, so the other core is the server's) with the server's CPU. */
-async function wrkLoad(server: Child, url: string, headers: Record<string, string> = {}): Promise<Load> {
+async function wrkLoad(
+  server: Child,
+  url: string,
+  headers: Record<string, string> = {},
+  script: string | null = null,
+): Promise<Load> {
   const cpu0 = treeCpuMs(server.pid);
   const t0 = process.hrtime.bigint();
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${ROUND_S}s`, '--latency'];
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${ROUND_S}s`, '--latency', ...(script === null ? [] : ['-s', script])];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
   const { stdout } = await promisify(execFile)('wrk', [...args, url]);
   const used = treeCpuMs(server.pid) - cpu0;
@@ -272,11 +277,51 @@ async function throughput(): Promise<void> {
       );
       await server.stop();
     }
+    await coldWalk(baseline);
   } else {
     log('wrk not found (apt-get install wrk): the rows measured with it are skipped');
   }
   await baseline.stop();
   await em.stop();
+}
+
+/**
+ * A walk of a huge account's pages in the default order with wrk, each request the next page
+ * (PageSize 50), so that every page is one never rendered before, as a load test or an export
+ * walking a big account sends: beside the bare server writing a page it holds.
+ */
+async function coldWalk(baseline: Child): Promise<void> {
+  const server = await emulator([
+    '--fixtures',
+    fixture('walk', [{ friendly_name: 'Huge', calls: HUGE, recordings: 0 }]),
+  ]);
+  const [huge] = await accountsOf(server.url);
+  const { sid, token } = huge as AdminAccount;
+  // Each round walks its own fifth of the pages (wrk keeps no state between runs), so no page is
+  // asked twice unless a round outruns its share, when it starts its share again.
+  const span = Math.floor(HUGE / 50 / 5);
+  let round = 0;
+  const script = () => {
+    const file = join(scratch, `walk-${round}.lua`);
+    const first = round++ * span;
+    writeFileSync(
+      file,
+      `local page = ${first}\nrequest = function()\n  page = page + 1\n  if page >= ${first + span} then page = ${first} end\n` +
+        `  return wrk.format("GET", "/call/2012-04-24/Accounts/${sid}/Calls.json?PageSize=50&Page=" .. page)\nend\n`,
+    );
+    return file;
+  };
+  const auth = { authorization: basic(token) };
+  await wrkLoad(server, server.url, auth, script());
+  await duel(
+    `cold walk of a ${HUGE.toLocaleString('en-US')}-call account (default order, PageSize 50, every request the next page), wrk`,
+    'cold walk',
+    (side) =>
+      side === 'baseline' ? wrkLoad(baseline, baseline.url, auth) : wrkLoad(server, server.url, auth, script()),
+    0.6,
+    server,
+  );
+  await server.stop();
 }
 
 /**
