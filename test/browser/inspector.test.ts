@@ -355,8 +355,11 @@ suite('the inspector in Chromium', () => {
     await page.getByLabel('Order').selectOption('asc');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/SortBy=From%3Aasc/);
-    await page.locator('main table caption', { hasText: 'Page 0:' }).waitFor();
-    const firstPage = await columnOf('From');
+    // The unsorted page 0 stays (its caption too) until the sorted one is drawn: wait for it.
+    const firstPage = await settled(
+      () => columnOf('From'),
+      (xs) => xs.length > 0 && xs.join('\n') === [...xs].sort().join('\n'),
+    );
     await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.locator('main table caption', { hasText: 'Page 1:' }).waitFor();
     const secondPage = await columnOf('From');
