@@ -58,18 +58,26 @@ function decoded(text: string): string {
   }
 }
 
+/**
+ * The path of a request's URL as it stands now (the front door may have moved a `.json`), query cut off.
+ * @example urlPath('/call/2012-04-24/Accounts/AC1/Calls.json?Page=1') // '/call/2012-04-24/Accounts/AC1/Calls.json'
+ */
+export function urlPath(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
 /** Opens the exchange of a request: called once, by the front door. */
 export function openExchange(req: IncomingMessage): Exchange {
   const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
+  const path = urlPath(url);
   const account = ACCOUNT_IN_PATH.exec(path)?.[1];
   const exchange: Exchange = {
     method: req.method ?? 'GET',
     path,
     decodedPath: decoded(path),
     account: account === undefined ? null : decoded(account),
-    query: q < 0 ? '' : url.slice(q + 1),
+    query: url.slice(path.length + 1),
     started: performance.now(),
     warnings: [],
     keep: null,

@@ -3,6 +3,7 @@ import { laneAccount } from '../auth';
 import { LIST_PATHS, listPathPattern } from '../format/uris';
 import { LIST_NAMES, type ListName } from '../generators/lists';
 import { writeError } from '../http/error-handler';
+import { urlPath } from '../http/exchange';
 import type { Account, World } from '../store/world';
 import { type ListSettings, serveList } from './list';
 import { LIST_RESOURCES } from './lists';
@@ -33,9 +34,7 @@ export function listLane(world: World, settings: ListSettings, onInternal: (err:
   const serve = new Map<string, Serve>(LIST_NAMES.map((name) => [LIST_PATHS[name].segment, serverOf(name)]));
   return (req, res) => {
     if (req.method !== 'GET') return false;
-    const url = req.url ?? '';
-    const query = url.indexOf('?');
-    const m = pattern.exec(query < 0 ? url : url.slice(0, query));
+    const m = pattern.exec(urlPath(req.url ?? ''));
     if (m === null) return false;
     const [, mount = '', sid = '', segment = ''] = m;
     const account = laneAccount(world, settings.dialect, req, sid);

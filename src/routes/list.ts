@@ -8,7 +8,7 @@ import type { ListWire } from '../format/list-wire';
 import type { Dialect } from '../format/uris';
 import { xmlElement } from '../format/xml';
 import type { ListName } from '../generators/lists';
-import { exchangeOf } from '../http/exchange';
+import { exchangeOf, urlPath } from '../http/exchange';
 import { type BuildLabel, runSliced, Shared } from '../http/slices';
 import { type ListQuery, parseListQuery } from '../query/list-query';
 import type { ListSpec } from '../query/lists';
@@ -107,9 +107,7 @@ function acceptsXml(accept: string): boolean {
  * supplies `application/xml`) or admits it, and 406 where it does not (Jersey's `@Produces`).
  */
 export function negotiate(req: IncomingMessage, dialect: Dialect): WireFormat {
-  const url = req.url ?? '';
-  const query = url.indexOf('?');
-  if ((query < 0 ? url : url.slice(0, query)).endsWith('.json')) return 'json';
+  if (urlPath(req.url ?? '').endsWith('.json')) return 'json';
   const accept = req.headers.accept;
   if ((accept ?? '').includes('json')) return 'json';
   if (dialect.name === 'restcomm' && (accept === undefined || acceptsXml(accept))) return 'xml';
