@@ -2,7 +2,7 @@ import type { Stream } from '../random/stream';
 import { Weights } from '../random/weights';
 import type { AccountProfile, Endpoint, WorldContext } from './account';
 import { ANONYMOUS, ANONYMOUS_TEXT, partyIndex } from './parties';
-import { blockLayout, CALLS_PER_BLOCK } from './recording-layout';
+import { blockLayout, CALLS_PER_BLOCK, recordedMask } from './recording-layout';
 import { MIN_GAP_SEC, newerStartSec, startFromDraw } from './timeline';
 
 /**
@@ -95,6 +95,11 @@ const STATUSES = new Weights<CallStatus>([
   ['not-found', 1],
   ['canceled', 3],
 ]);
+// Indexes into CALL_STATUSES and CALL_DIRECTIONS (the weight tables list them in that order).
+const COMPLETED = 0;
+const FAILED = 3;
+const NOT_FOUND = 4;
+const INBOUND = 0;
 /** Ring and talk together stay under four hours, so no seeded call ends after the reference instant. */
 const MAX_RING_SEC = 60;
 const MAX_DURATION_SEC = 4 * 3600 - MAX_RING_SEC;
@@ -105,25 +110,26 @@ const INBOUND_RATE = 0.0085;
 const OUTBOUND_RATES = [0.013, 0.02, 0.09, 0.35] as const;
 
 /**
- * How long a call rang, from `f` in [0, 1): an app answers an inbound call within seconds, a
- * callee within half a minute; outbound no-answer gives up at 30-60 s; busy and failed end fast.
+ * How long a call rang, as ranges [lo, hi] of seconds by status (CALL_STATUSES order) for an
+ * inbound, then an outbound call: an app answers an inbound call within seconds, a callee within
+ * half a minute; outbound no-answer gives up at 30-60 s; busy and failed end fast. A table, not a
+ * switch, since a sort of fifty million calls reads one a call.
  */
-function ringOf(status: CallStatus, inbound: boolean, f: number): number {
-  const within = (lo: number, hi: number) => lo + Math.floor(f * (hi - lo + 1));
-  switch (status) {
-    case 'completed':
-      return inbound ? within(0, 3) : within(3, 25);
-    case 'no-answer':
-      return inbound ? within(15, 60) : within(30, MAX_RING_SEC);
-    case 'busy':
-      return within(1, 8);
-    case 'canceled':
-      return within(2, 30);
-    case 'failed':
-      return within(0, 2);
-    case 'not-found':
-      return within(0, 1);
-  }
+const RING_RANGES = Int8Array.from(
+  [
+    [0, 3, 3, 25], // completed
+    [15, 60, 30, MAX_RING_SEC], // no-answer
+    [1, 8, 1, 8], // busy
+    [0, 2, 0, 2], // failed
+    [0, 1, 0, 1], // not-found
+    [2, 30, 2, 30], // canceled
+  ].flat(),
+);
+
+/** The ring seconds of range `k` (an index into RING_RANGES, a multiple of 2) from `f` in [0, 1). */
+function ringWithin(k: number, f: number): number {
+  const lo = RING_RANGES[k] as number;
+  return lo + Math.floor(f * ((RING_RANGES[k + 1] as number) - lo + 1));
 }
 
 /**
@@ -138,11 +144,10 @@ function finalDuration(status: CallStatus, inbound: boolean, ring: number, talk:
 }
 
 /**
- * Talk time with a long tail: a log-logistic law of shape 2 (median 75 s, about 1% over 12 min),
- * drawn with a square root so that every machine computes the same value.
+ * Talk time with a long tail from a uniform `u`: a log-logistic law of shape 2 (median 75 s,
+ * about 1% over 12 min), drawn with a square root so that every machine computes the same value.
  */
-function drawDuration(s: Stream): number {
-  const u = s.float();
+function talkFromDraw(u: number): number {
   return Math.min(MAX_DURATION_SEC, Math.max(1, Math.round(75 * Math.sqrt(u / (1 - u)))));
 }
 
@@ -202,30 +207,128 @@ export function newHead(): CallHead {
  * follows in the stream (instance, end) sits at the same place for every call.
  */
 export function drawHead(account: AccountProfile, s: Stream, recorded: boolean, out: CallHead): CallHead {
+  // Arguments are evaluated left to right: the draws keep their order in the stream.
+  return headOf(account, recorded, s.float(), s.float(), s.float(), s.float(), s.float(), s.float(), s.float(), out);
+}
+
+/** A call's head from its seven draws, in stream order (see `drawHead`). */
+function headOf(
+  account: AccountProfile,
+  recorded: boolean,
+  u: number,
+  directionDraw: number,
+  statusDraw: number,
+  talkDraw: number,
+  endpointDraw: number,
+  partyDraw: number,
+  rateDraw: number,
+  out: CallHead,
+): CallHead {
+  out.u = u;
+  outcomeOf(recorded, directionDraw, statusDraw, talkDraw, rateDraw, out);
+  return partiesOf(account, endpointDraw, partyDraw, out);
+}
+
+/** Direction, status, ring, talk, duration and price from their draws, into `out`. */
+function outcomeOf(
+  recorded: boolean,
+  directionDraw: number,
+  statusDraw: number,
+  talkDraw: number,
+  rateDraw: number,
+  out: CallHead,
+): CallHead {
   out.recorded = recorded;
-  out.u = s.float();
-  const direction = DIRECTIONS.values[DIRECTIONS.index(s.float())] as CallDirection;
-  const inbound = direction === 'inbound';
+  const dk = DIRECTIONS.index(directionDraw);
+  const inbound = dk === INBOUND;
   // The ring time comes from where the status draw fell in its bucket: no draw of its own.
-  const x = s.float();
-  const k = STATUSES.index(x);
-  const drawnStatus = STATUSES.values[k] as CallStatus;
+  const k = STATUSES.index(statusDraw);
   // A call that holds recordings was answered; the status is still drawn to keep the stream
   // aligned. Nothing calls in to a number that is not found: an inbound not-found failed.
-  const status: CallStatus = recorded ? 'completed' : inbound && drawnStatus === 'not-found' ? 'failed' : drawnStatus;
-  const ringSec = ringOf(status, inbound, STATUSES.rest(k, x));
-  const drawnTalk = drawDuration(s);
-  const talk = status !== 'completed' ? 0 : recorded ? Math.max(drawnTalk, MIN_RECORDED_DURATION_SEC) : drawnTalk;
-  out.direction = direction;
+  const sk = recorded ? COMPLETED : inbound && k === NOT_FOUND ? FAILED : k;
+  const status = CALL_STATUSES[sk] as CallStatus;
+  const ringSec = ringWithin(sk * 4 + (inbound ? 0 : 2), STATUSES.rest(k, statusDraw));
+  const drawnTalk = talkFromDraw(talkDraw);
+  const talk = sk !== COMPLETED ? 0 : recorded ? Math.max(drawnTalk, MIN_RECORDED_DURATION_SEC) : drawnTalk;
+  out.direction = DIRECTIONS.values[dk] as CallDirection;
   out.status = status;
   out.ringSec = ringSec;
   out.talk = talk;
   out.duration = finalDuration(status, inbound, ringSec, talk);
-  out.endpoint = Math.floor(s.float() * account.endpoints.length);
-  out.party = partyIndex(s.float(), inbound);
-  const rate = OUTBOUND_RATES[Math.floor(s.float() * OUTBOUND_RATES.length)] as number;
+  const rate = OUTBOUND_RATES[Math.floor(rateDraw * OUTBOUND_RATES.length)] as number;
   out.priceInt = Math.floor(Math.ceil(talk / 60) * (inbound ? INBOUND_RATE : rate));
   return out;
+}
+
+/** The account's side and the other party, from their draws and the direction already in `out`. */
+function partiesOf(account: AccountProfile, endpointDraw: number, partyDraw: number, out: CallHead): CallHead {
+  out.endpoint = Math.floor(endpointDraw * account.endpoints.length);
+  out.party = partyIndex(partyDraw, out.direction === 'inbound');
+  return out;
+}
+
+/** A seeded call's draws: the head's seven, the instance pick, the end's milliseconds. */
+const SEEDED_DRAWS = 9;
+
+/**
+ * What a scan of heads reads, and so which of a head's fields it sets (the others are stale):
+ * - `direction`: the direction alone (two draws);
+ * - `parties`: the direction, the endpoint and the other party (six draws): From and To;
+ * - `outcome`: everything but the endpoint and the party (seven draws and the block's layout);
+ * - `whole`: every field, and the end's milliseconds (nine draws and the layout).
+ */
+export type HeadPart = 'direction' | 'parties' | 'outcome' | 'whole';
+
+const PART_DRAWS: Record<HeadPart, Float64Array> = {
+  direction: new Float64Array(2),
+  parties: new Float64Array(6),
+  outcome: new Float64Array(7),
+  whole: new Float64Array(SEEDED_DRAWS),
+};
+
+/**
+ * The heads of seeded calls from..to-1, in index order, each written over `head` and handed to
+ * `use` with the end's milliseconds (the call's ninth draw; 0 unless `part` is whole). Only the
+ * draws `part` needs are made: what sorting or filtering fifty million calls reads, at a few
+ * dozen nanoseconds a call (no stream object, no layout array).
+ * @example scanHeads(account, 0, 8, 'parties', newHead(), (h, i) => keys[i] = h.party)
+ */
+export function scanHeads(
+  account: AccountProfile,
+  from: number,
+  to: number,
+  part: HeadPart,
+  head: CallHead,
+  use: (h: CallHead, i: number, endMilli: number) => void,
+): void {
+  const family = account.streams.seeded.calls;
+  const draws = PART_DRAWS[part];
+  const laidOut = part === 'outcome' || part === 'whole';
+  let block = -1;
+  let recorded = 0;
+  for (let i = from; i < to; i++) {
+    const d = family.fill(i, draws);
+    if (part === 'direction') {
+      head.direction = DIRECTIONS.values[DIRECTIONS.index(d[1] as number)] as CallDirection;
+      use(head, i, 0);
+      continue;
+    }
+    // A block's recording layout decides which of its calls were answered; read it once.
+    if (laidOut && Math.floor(i / CALLS_PER_BLOCK) !== block) {
+      block = Math.floor(i / CALLS_PER_BLOCK);
+      recorded = recordedMask(account, block);
+    }
+    const on = (recorded & (1 << (i - block * CALLS_PER_BLOCK))) !== 0;
+    if (part === 'parties') {
+      head.direction = DIRECTIONS.values[DIRECTIONS.index(d[1] as number)] as CallDirection;
+      partiesOf(account, d[4] as number, d[5] as number, head);
+    } else {
+      head.u = d[0] as number;
+      outcomeOf(on, d[1] as number, d[2] as number, d[3] as number, d[6] as number, head);
+      if (part === 'whole') partiesOf(account, d[4] as number, d[5] as number, head);
+    }
+    use(head, i, part === 'whole' ? Math.floor((d[8] as number) * 1000) : 0);
+  }
 }
 
 /** The other party's text: its pool entry's address, or `Anonymous`. */
@@ -258,7 +361,7 @@ function callerNameOf(account: AccountProfile, head: CallHead): string {
 }
 
 /**
- * Seeded call i's facts from its head and its stream just past the instance pick: its start,
+ * Seeded call i's facts from its head and the end's milliseconds (its ninth draw): its start,
  * its ring (a recorded call's recordings lie in its talk and before the next call's creation,
  * `newerSec`, which can be as little as MIN_GAP_SEC later: its ring leaves them that room) and
  * its end. Written into `out`, which is returned.
@@ -268,22 +371,22 @@ export function seededFacts<T extends CallFacts>(
   account: AccountProfile,
   i: number,
   head: CallHead,
-  s: Stream,
+  endMilli: number,
   newerSec: number,
   out: T,
 ): T {
   const startSec = startFromDraw(world, account, i, head.u);
   const ringSec = head.recorded ? Math.min(head.ringSec, Math.max(0, newerSec - startSec - MIN_GAP_SEC)) : head.ringSec;
-  return writeFacts(account, head, startSec, ringSec, s, out);
+  return writeFacts(account, head, startSec, ringSec, endMilli, out);
 }
 
-/** Writes the facts a head and times make into `out`; the end's milliseconds are the stream's next draw. */
+/** Writes the facts a head, times and the end's milliseconds (the stream's draw after the instance) make into `out`. */
 function writeFacts<T extends CallFacts>(
   account: AccountProfile,
   head: CallHead,
   startSec: number,
   ringSec: number,
-  s: Stream,
+  endMilli: number,
   out: T,
 ): T {
   out.from = callFrom(account, head);
@@ -294,7 +397,7 @@ function writeFacts<T extends CallFacts>(
   out.priceInt = head.priceInt;
   out.startSec = startSec;
   out.ringSec = ringSec;
-  out.endMs = (startSec + ringSec + head.talk) * 1000 + s.int(0, 999);
+  out.endMs = (startSec + ringSec + head.talk) * 1000 + endMilli;
   return out;
 }
 
@@ -331,7 +434,15 @@ function drawCall(world: WorldContext, account: AccountProfile, i: number, s: St
     (account.endpoints[head.endpoint] as Endpoint).phoneNumberSid,
     callerNameOf(account, head),
   );
-  return seededFacts(world, account, i, head, s, head.recorded ? newerStartSec(world, account, i) : 0, call);
+  return seededFacts(
+    world,
+    account,
+    i,
+    head,
+    s.int(0, 999),
+    head.recorded ? newerStartSec(world, account, i) : 0,
+    call,
+  );
 }
 
 /**
@@ -349,7 +460,7 @@ export function drawDefaults(
   const instanceId = s.pick(world.instanceIds);
   const phoneNumberSid = (account.endpoints[head.endpoint] as Endpoint).phoneNumberSid;
   const call = blankCall(`${instanceId}-CA${s.hex(32)}`, instanceId, phoneNumberSid, callerNameOf(account, head));
-  return writeFacts(account, head, startSec, head.ringSec, s, call);
+  return writeFacts(account, head, startSec, head.ringSec, s.int(0, 999), call);
 }
 
 /**

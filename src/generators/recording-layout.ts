@@ -15,6 +15,8 @@ import type { AccountProfile } from './account';
 export const CALLS_PER_BLOCK = 8;
 export const RECORDINGS_PER_BLOCK = 6;
 export const MAX_PER_CALL = 3;
+/** How often a block's next recording stays on the call before it. */
+const STAY = 0.35;
 
 /** How many recordings `calls` calls can hold. @example recordingCapacity(448) // 336 */
 export function recordingCapacity(calls: number): number {
@@ -22,24 +24,47 @@ export function recordingCapacity(calls: number): number {
   return full * RECORDINGS_PER_BLOCK + Math.min(calls % CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK);
 }
 
+/** A block's layout takes at most two draws a recording after the first: a stay, then a move. */
+const LAYOUT_DRAWS = 2 * (RECORDINGS_PER_BLOCK - 1);
+const layoutDraws = new Float64Array(LAYOUT_DRAWS);
+const maskLayout = new Uint8Array(RECORDINGS_PER_BLOCK);
+
 /** Block-relative call offsets of the block's recordings: a[p] for p in 0..5. */
 export function blockLayout(account: AccountProfile, block: number): Uint8Array {
-  const s = account.streams.recordingBlock.at(block);
-  const a = new Uint8Array(RECORDINGS_PER_BLOCK);
+  return layoutInto(account, block, new Uint8Array(RECORDINGS_PER_BLOCK));
+}
+
+/** `blockLayout` written into `a`, which is returned: what a scan of every block reuses. */
+export function layoutInto(account: AccountProfile, block: number, a: Uint8Array): Uint8Array {
+  // The block's stream is its own: drawing all it may need up front moves nothing else.
+  const draws = account.streams.recordingBlock.fill(block, layoutDraws);
+  let next = 0;
   let onCall = 1;
+  a[0] = 0;
   for (let p = 1; p < RECORDINGS_PER_BLOCK; p++) {
     const prev = a[p - 1] as number;
     // Stay on the same call (its second or third recording), or move on to a later call; a[p-1]
     // is at most p-1, so a later call within the a[p] <= p rule always exists.
-    if (onCall < MAX_PER_CALL && s.chance(0.35)) {
+    if (onCall < MAX_PER_CALL && (draws[next++] as number) < STAY) {
       a[p] = prev;
       onCall++;
     } else {
-      a[p] = s.int(prev + 1, p);
+      a[p] = prev + 1 + Math.floor((draws[next++] as number) * (p - prev));
       onCall = 1;
     }
   }
   return a;
+}
+
+/**
+ * Which of a block's calls hold recordings, as bits (bit k: call k of the block).
+ * @example recordedMask(account, 0) // 0b00100111
+ */
+export function recordedMask(account: AccountProfile, block: number): number {
+  const a = layoutInto(account, block, maskLayout);
+  let mask = 0;
+  for (let p = 0; p < RECORDINGS_PER_BLOCK; p++) mask |= 1 << (a[p] as number);
+  return mask;
 }
 
 export interface Placement {

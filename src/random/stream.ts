@@ -184,10 +184,47 @@ export class StreamFamily {
     [this.h1, this.h2] = hash64(key.join('\u001f'));
   }
 
+  /** The two numbers every stream of the family is set from: all another thread needs to draw the same. @example family.hashes // [2745432119, 1028373981] */
+  get hashes(): [number, number] {
+    return [this.h1, this.h2];
+  }
+
+  /** The family whose `hashes` these are. @example StreamFamily.fromHashes(family.hashes).at(3) // family.at(3)'s stream */
+  static fromHashes([h1, h2]: readonly [number, number]): StreamFamily {
+    const family = new StreamFamily([]);
+    Object.assign(family, { h1, h2 });
+    return family;
+  }
+
   at(index: number): Stream {
     const a = mix32(this.h1 ^ Math.imul(index, 0x9e3779b1));
     const b = mix32((this.h2 + a) >>> 0);
     return new Stream(a, b, mix32(a ^ b ^ 0x5bd1e995));
+  }
+
+  /**
+   * The first `out.length` floats of record `index`'s stream, as `at(index).float()` gives them
+   * one by one: the state stays in locals, with no call a draw, which is what a scan of fifty
+   * million records can afford (about a third of a seated stream's cost).
+   * @example family.fill(400, new Float64Array(2)) // Float64Array [0.1937…, 0.8120…]
+   */
+  fill(index: number, out: Float64Array): Float64Array {
+    let a = mix32(this.h1 ^ Math.imul(index, 0x9e3779b1));
+    let b = mix32((this.h2 + a) >>> 0);
+    let c = mix32(a ^ b ^ 0x5bd1e995) | 0;
+    a |= 0;
+    b |= 0;
+    let d = 1;
+    const n = out.length + WARM_UP;
+    for (let k = 0; k < n; k++) {
+      const t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (((c << 21) | (c >>> 11)) + t) | 0;
+      if (k >= WARM_UP) out[k - WARM_UP] = (t >>> 0) / TWO_POW_32;
+    }
+    return out;
   }
 
   /**

@@ -4,18 +4,19 @@ import {
   type CallFacts,
   type CallHead,
   type CallRecord,
-  drawHead,
+  callFrom,
+  callTo,
   generateCall,
+  type HeadPart,
   newFacts,
   newHead,
-  recordingsOnCall,
+  scanHeads,
   seededCallIndex,
   seededFacts,
 } from '../generators/call';
 import { STORED_STATUSES, shownDuration, shownStatus, storedAtClock, storedStatus } from '../generators/call-life';
 import { ANONYMOUS } from '../generators/parties';
-import { blockLayout, CALLS_PER_BLOCK } from '../generators/recording-layout';
-import type { Stream } from '../random/stream';
+import { keysOnThreads } from './column-threads';
 import { type Column, SLICE, type Work } from './order';
 import type { RecordFilter, TableKind } from './table';
 
@@ -53,42 +54,86 @@ function keyOf(account: AccountProfile, column: CallColumn): (h: CallHead) => nu
 }
 
 /**
- * The heads of the seeded calls in index order, in slices: one stream set again in place and
- * one head written over, so ten million calls allocate nothing per call.
+ * The heads of the seeded calls in index order, in slices: one head written over, so ten
+ * million calls allocate nothing per call (see `scanHeads`).
  */
 export function* eachHead(
   account: AccountProfile,
   n: number,
   step: string,
-  use: (h: CallHead, i: number, s: Stream) => void,
+  part: HeadPart,
+  use: (h: CallHead, i: number, endMilli: number) => void,
 ): Work<void> {
-  const family = account.streams.seeded.calls;
-  const s = family.at(0);
   const head = newHead();
-  for (let block = 0; block * CALLS_PER_BLOCK < n; block++) {
-    // A block's recording layout decides which of its calls were answered; read it once.
-    const layout = blockLayout(account, block);
-    const end = Math.min(n, (block + 1) * CALLS_PER_BLOCK);
-    for (let i = block * CALLS_PER_BLOCK; i < end; i++) {
-      use(drawHead(account, family.seat(s, i), recordingsOnCall(account, i, layout) > 0, head), i, s);
-    }
-    if ((block * CALLS_PER_BLOCK) % SLICE === 0) yield { step, done: end, total: n };
+  for (let from = 0; from < n; from += SLICE) {
+    scanHeads(account, from, Math.min(n, from + SLICE), part, head, use);
+    yield { step, done: Math.min(n, from + SLICE), total: n };
   }
 }
 
-/** One key column of `n` seeded calls, from their heads alone (no whole calls, no strings). */
-function* callColumn(account: AccountProfile, n: number, column: CallColumn): Work<Column> {
+/** The part of a head each column's key reads (see `HeadPart`). */
+const PART_OF: Record<CallColumn, HeadPart> = {
+  from: 'parties',
+  to: 'parties',
+  direction: 'direction',
+  status: 'outcome',
+  duration: 'outcome',
+  price: 'outcome',
+};
+
+/**
+ * Keys of seeded calls from..to-1 for a column, written at `keys[i]`: the work of one slice,
+ * or of one thread's share of a parallel scan (see column-threads.ts).
+ */
+export function callKeysInto(
+  account: AccountProfile,
+  column: CallColumn,
+  from: number,
+  to: number,
+  keys: Uint32Array,
+): void {
   const key = keyOf(account, column);
-  const keys = new Uint32Array(n);
-  yield* eachHead(account, n, `Reading each call's ${column}`, (h, i) => {
+  scanHeads(account, from, to, PART_OF[column], newHead(), (h, i) => {
     keys[i] = key(h);
   });
+}
+
+/**
+ * One key column of `n` seeded calls, from their heads alone (no whole calls, no strings):
+ * shared among threads for a huge account, so both cores draw while this one keeps serving.
+ */
+function* callColumn(account: AccountProfile, n: number, column: CallColumn): Work<Column> {
+  const step = `Reading each call's ${column}`;
+  const threaded = yield* keysOnThreads(account, column, n, step);
+  if (threaded !== null) return { n, words: [threaded], bits: 16 };
+  const keys = new Uint32Array(n);
+  for (let from = 0; from < n; from += SLICE) {
+    callKeysInto(account, column, from, Math.min(n, from + SLICE), keys);
+    yield { step, done: Math.min(n, from + SLICE), total: n };
+  }
   return { n, words: [keys], bits: 16 };
+}
+
+/** Fields of a call's facts each part of a head gives (the direction in all of them). */
+const PARTIAL_FACTS: readonly [HeadPart, ReadonlySet<string>][] = [
+  ['parties', new Set(['direction', 'from', 'to'])],
+  ['outcome', new Set(['direction', 'status', 'duration', 'priceInt'])],
+];
+/** Fields no seeded call has (an inserted or live call's), so a scan of seeded ones need not make them. */
+const NEVER_SEEDED = new Set(['live', 'lifecycle', 'swept']);
+
+/** The least part of a head that gives every field a filter reads: `whole` where it does not say. */
+function partFor(reads: readonly string[] | undefined): HeadPart {
+  if (reads === undefined) return 'whole';
+  const made = reads.filter((f) => !NEVER_SEEDED.has(f));
+  return PARTIAL_FACTS.find(([, fields]) => made.every((f) => fields.has(f)))?.[0] ?? 'whole';
 }
 
 /**
  * Which of the first `n` seeded calls a filter keeps, from their facts (see `CallFacts`) written
  * into one object: no sid, no caller name, no string but the parties', which the pool holds.
+ * Only the part of each head the filter reads is drawn (From and To need no outcome, Status no
+ * parties); the fields it does not read stay stale.
  */
 function* keepCalls(
   world: WorldContext,
@@ -98,13 +143,23 @@ function* keepCalls(
 ): Work<Uint8Array> {
   const marks = new Uint8Array(n);
   const facts = newFacts();
+  const part = partFor(filter.reads);
   // In index order, call i-1 is the one just made: its start is the next newer call's.
   let newerSec = world.clockSec;
-  yield* eachHead(account, n, 'Filtering', (h, i, s) => {
-    // The instance pick comes between the head and the end: drawn, not read.
-    s.float();
-    seededFacts(world, account, i, h, s, newerSec, facts);
-    newerSec = facts.startSec;
+  yield* eachHead(account, n, 'Filtering', part, (h, i, endMilli) => {
+    if (part === 'whole') {
+      seededFacts(world, account, i, h, endMilli, newerSec, facts);
+      newerSec = facts.startSec;
+    } else if (part === 'parties') {
+      facts.direction = h.direction;
+      facts.from = callFrom(account, h);
+      facts.to = callTo(account, h);
+    } else {
+      facts.direction = h.direction;
+      facts.status = h.status;
+      facts.duration = h.duration;
+      facts.priceInt = h.priceInt;
+    }
     if (filter.test(facts)) marks[i] = 1;
   });
   return marks;

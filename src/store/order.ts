@@ -109,16 +109,13 @@ const DIGITS = 1 << DIGIT_BITS;
 export function* sortPermutation(column: Column, direction: 'asc' | 'desc'): Work<Uint32Array> {
   const { n, words } = column;
   const shifts = [0, DIGIT_BITS].filter((shift) => shift < (column.bits ?? 32));
-  // Progress in records handled: the first pass, then two passes (count, place) a digit.
-  const total = n * (1 + words.length * shifts.length * 2);
+  // Progress in records handled: two passes (count, place) a digit.
+  const total = n * words.length * shifts.length * 2;
   let base = 0;
-  let perm = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    perm[i] = i;
-    if (i % SLICE === 0) yield { step: 'Sorting', done: i, total };
-  }
-  base += n;
-  let spare = new Uint32Array(n);
+  // Before the first placing pass the order is the index order itself: no array holds it.
+  let perm: Uint32Array | null = null;
+  // The other array of a pass, made only when a second pass places (most sorts have one).
+  let spare: Uint32Array | null = null;
   const flip = direction === 'desc' ? DIGITS - 1 : 0;
   const counts = new Uint32Array(DIGITS + 1);
   for (let w = words.length - 1; w >= 0; w--) {
@@ -133,13 +130,20 @@ export function* sortPermutation(column: Column, direction: 'asc' | 'desc'): Wor
       // Every record in one bucket: this digit orders nothing.
       if (counts.includes(n)) continue;
       for (let d = 1; d <= DIGITS; d++) counts[d]! += counts[d - 1]!;
+      const placed: Uint32Array = spare ?? new Uint32Array(n);
       for (let k = 0; k < n; k++) {
-        const i = perm[k] as number;
-        spare[counts[(((word[i] as number) >>> shift) & (DIGITS - 1)) ^ flip]!++] = i;
+        const i = perm === null ? k : (perm[k] as number);
+        placed[counts[(((word[i] as number) >>> shift) & (DIGITS - 1)) ^ flip]!++] = i;
         if (k % SLICE === 0) yield { step: 'Sorting', done: base - n + k, total };
       }
-      [perm, spare] = [spare, perm];
+      spare = perm;
+      perm = placed;
     }
+  }
+  if (perm === null) {
+    // No digit ordered anything: every key is equal, and ties keep the index order.
+    perm = new Uint32Array(n);
+    for (let i = 0; i < n; i++) perm[i] = i;
   }
   return perm;
 }

@@ -35,6 +35,8 @@ export interface StoreSort<C extends string> {
 export interface RecordFilter<R> {
   key: string;
   test(record: R): boolean;
+  /** Every field of the record the test reads, where known: a scan may make only those. */
+  reads?: readonly string[];
 }
 
 /** An order and the records as they were when it was built: what a page is written from. */

@@ -1,6 +1,16 @@
 import { messages } from '../../src/errors';
-import type { CallRecord } from '../../src/generators/call';
-import { buildFilter, CALL_FILTERS, likePattern, parseDay, RECORDING_FILTERS } from '../../src/query/filters';
+import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
+import { type CallRecord, generateCall } from '../../src/generators/call';
+import {
+  buildFilter,
+  CALL_FILTERS,
+  likePattern,
+  parseDay,
+  RECORDING_FILTERS,
+  remembered,
+} from '../../src/query/filters';
+import { CALL_KIND } from '../../src/store/calls';
+import { finish } from '../../src/store/order';
 
 const callFilter = (values: Map<string, string>) => buildFilter(CALL_FILTERS, values);
 const recordingFilter = (values: Map<string, string>) => buildFilter(RECORDING_FILTERS, values);
@@ -137,5 +147,34 @@ describe('recordingFilter', () => {
     [{ EndTime: '2015-01-07' }, false],
   ])('%j → %s', (params, kept) => {
     expect(recordingFilter(new Map(Object.entries(params)))!.test(r)).toBe(kept);
+  });
+});
+
+describe('a filter scan of seeded calls draws only what the filter reads', () => {
+  const world = makeWorldContext('filters', Date.UTC(2025, 5, 1));
+  const account = makeAccountProfile('filters', { friendlyName: 'F', calls: 4000, recordings: 3000 }, 0);
+  const n = 4000;
+  const calls = Array.from({ length: n }, (_, i) => generateCall(world, account, i));
+  test.each([
+    [{ From: '%1%' }, ['from']],
+    [{ To: '5' }, ['to']],
+    [{ Status: 'completed' }, ['direction', 'status', 'live', 'swept']],
+    [{ Status: 'no_answer', From: '%2%' }, ['direction', 'status', 'live', 'swept', 'from']],
+    [{ ParentCallSid: 'CA1' }, []],
+    [{ StartTime: '2025-05-20' }, undefined],
+    [{ EndTime: '2025-05-20', To: '%3%' }, undefined],
+  ])('%j reads %j, and keeps what the whole record would', (given, reads) => {
+    const filter = callFilter(new Map(Object.entries(given)))!;
+    expect(filter.reads === undefined ? undefined : [...filter.reads].sort()).toEqual(reads?.sort());
+    const marks = finish(CALL_KIND.keep!(world, account, n, filter));
+    const expected = calls.map((c) => (filter.test(c) ? 1 : 0));
+    expect(Array.from(marks)).toEqual(expected);
+    // Each case keeps some calls and leaves some, but the ones that keep none by rule.
+    if (!('ParentCallSid' in given)) expect(new Set(expected)).toEqual(new Set([0, 1]));
+  });
+
+  test('a memo of texts answers as the test does, past its size too', () => {
+    const test = remembered((t) => t.endsWith('7'));
+    for (let r = 0; r < 2; r++) for (let i = 0; i < 70_000; i += 7) expect(test(String(i))).toBe(i % 10 === 7);
   });
 });

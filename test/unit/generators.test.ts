@@ -7,7 +7,10 @@ import {
   callFrom,
   callTo,
   generateCall,
+  type HeadPart,
+  newHead,
   recordingsOnCall,
+  scanHeads,
 } from '../../src/generators/call';
 import { generateRecording } from '../../src/generators/recording';
 import {
@@ -18,6 +21,7 @@ import {
   recordingCapacity,
 } from '../../src/generators/recording-layout';
 import { callStartSec } from '../../src/generators/timeline';
+import { StreamFamily } from '../../src/random/stream';
 import { eachHead } from '../../src/store/calls';
 import { finish } from '../../src/store/order';
 import { World } from '../../src/store/world';
@@ -59,33 +63,49 @@ describe('determinism', () => {
     expect(generateRecording(world, account, 1999)).toEqual(generateRecording(world, account, 1999));
   });
 
-  test("a call's head, as sorts and filters read it, is the start of the full record", () => {
-    const seen: Record<string, unknown>[] = [];
-    finish(
-      eachHead(account, 3000, 'test', (h) => {
-        seen.push({
-          from: callFrom(account, h),
-          to: callTo(account, h),
+  test("a family's fill gives a record's first draws, as its stream does one by one", () => {
+    const family = new StreamFamily(['seed', 'AC1', 'call']);
+    for (const i of [0, 1, 7, 8, 4_000_000, 2 ** 31 - 1]) {
+      const s = family.at(i);
+      const one = Array.from({ length: 9 }, () => s.float());
+      expect(Array.from(family.fill(i, new Float64Array(9)))).toEqual(one);
+      expect(Array.from(family.fill(i, new Float64Array(2)))).toEqual(one.slice(0, 2));
+    }
+  });
+
+  // Each part of a head a scan reads sets these fields; the others are left as they were.
+  const partFields: Record<HeadPart, readonly string[]> = {
+    direction: ['direction'],
+    parties: ['direction', 'from', 'to'],
+    outcome: ['direction', 'status', 'duration', 'priceInt'],
+    whole: ['direction', 'status', 'duration', 'priceInt', 'from', 'to', 'endMilli'],
+  };
+  test.each(Object.keys(partFields) as HeadPart[])(
+    'a scan of heads (%s), as sorts and filters read it, is the start of the full record',
+    (part) => {
+      const fields = partFields[part];
+      const seen: Record<string, unknown>[] = [];
+      // From 5 on: a scan may start inside a block of calls.
+      scanHeads(account, 5, 3000, part, newHead(), (h, _i, endMilli) => {
+        const all: Record<string, unknown> = {
           direction: h.direction,
           status: h.status,
           duration: h.duration,
           priceInt: h.priceInt,
-        });
-      }),
-    );
-    expect(seen).toHaveLength(3000);
-    seen.forEach((fields, i) => {
-      const call = generateCall(world, account, i);
-      expect(fields).toEqual({
-        from: call.from,
-        to: call.to,
-        direction: call.direction,
-        status: call.status,
-        duration: call.duration,
-        priceInt: call.priceInt,
+          from: fields.includes('from') ? callFrom(account, h) : undefined,
+          to: fields.includes('to') ? callTo(account, h) : undefined,
+          endMilli,
+        };
+        seen.push(Object.fromEntries(fields.map((f) => [f, all[f]])));
       });
-    });
-  });
+      expect(seen).toHaveLength(2995);
+      seen.forEach((got, k) => {
+        const call = generateCall(world, account, k + 5);
+        const all: Record<string, unknown> = { ...call, endMilli: call.endMs % 1000 };
+        expect(got).toEqual(Object.fromEntries(fields.map((f) => [f, all[f]])));
+      });
+    },
+  );
 
   test('growing the counts, or adding and reordering accounts, changes no existing record', () => {
     const small = new World({ seed: 's', clockMs, accounts: [{ friendlyName: 'A', calls: 100, recordings: 40 }] });
@@ -154,7 +174,7 @@ describe('call fields', () => {
     expect(share((c) => c.direction === 'inbound')).toBeGreaterThan(0.5);
     // not-found is outbound only and rare (1 in 800 calls): counted over more calls, by their sort fields.
     const statuses: string[] = [];
-    finish(eachHead(account, 20_000, 'test', (h) => statuses.push(h.status)));
+    finish(eachHead(account, 20_000, 'test', 'outcome', (h) => statuses.push(h.status)));
     expect(new Set(statuses)).toEqual(new Set(CALL_STATUSES));
     expect(new Set(calls.map((c) => c.direction))).toEqual(new Set(CALL_DIRECTIONS));
   });
