@@ -90,7 +90,7 @@ export function callKeysInto(
   column: CallColumn,
   from: number,
   to: number,
-  keys: Uint32Array,
+  keys: Uint16Array,
 ): void {
   const key = keyOf(account, column);
   scanHeads(account, from, to, PART_OF[column], newHead(), (h, i) => {
@@ -106,7 +106,7 @@ function* callColumn(account: AccountProfile, n: number, column: CallColumn): Wo
   const step = `Reading each call's ${column}`;
   const threaded = yield* keysOnThreads(account, column, n, step);
   if (threaded !== null) return { n, words: [threaded], bits: 16 };
-  const keys = new Uint32Array(n);
+  const keys = new Uint16Array(n);
   for (let from = 0; from < n; from += SLICE) {
     callKeysInto(account, column, from, Math.min(n, from + SLICE), keys);
     yield { step, done: Math.min(n, from + SLICE), total: n };

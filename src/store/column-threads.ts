@@ -55,11 +55,11 @@ export function* keysOnThreads(
   column: CallColumn,
   n: number,
   step: string,
-): Work<Uint32Array | null> {
+): Work<Uint16Array | null> {
   if (n < THREADED_MIN || broken) return null;
   const workers = pool();
   if (workers === null) return null;
-  const keys = new SharedArrayBuffer(n * 4);
+  const keys = new SharedArrayBuffer(n * 2);
   const signal = new SharedArrayBuffer(8);
   const ranks = account.parties.ranks();
   // A share is whole blocks of calls, so no block's layout is read by two threads.
@@ -86,7 +86,7 @@ export function* keysOnThreads(
   const state = new Int32Array(signal);
   for (;;) {
     const finished = Atomics.load(state, 0);
-    if (finished >= jobs) return new Uint32Array(keys);
+    if (finished >= jobs) return new Uint16Array(keys);
     if (broken) return null;
     Atomics.wait(state, 0, finished, WAIT_MS);
     yield { step, done: Atomics.load(state, 1), total: n };

@@ -34,7 +34,7 @@ parentPort?.on('message', (job: ColumnJob) => {
     endpoints: { length: job.endpoints },
     parties: { ranks: () => job.ranks },
   } as unknown as AccountProfile;
-  const keys = new Uint32Array(job.keys);
+  const keys = new Uint16Array(job.keys);
   const signal = new Int32Array(job.signal);
   for (let from = job.from; from < job.to; from += SLICE) {
     const to = Math.min(job.to, from + SLICE);

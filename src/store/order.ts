@@ -89,7 +89,7 @@ export function finish<T>(work: Work<T>): T {
  */
 export interface Column {
   readonly n: number;
-  readonly words: readonly Uint32Array[];
+  readonly words: readonly (Uint32Array | Uint16Array)[];
   /** How many low bits of each word keys use, when known to be fewer than 32: the digits above are skipped. */
   readonly bits?: number;
 }
@@ -119,7 +119,7 @@ export function* sortPermutation(column: Column, direction: 'asc' | 'desc'): Wor
   const flip = direction === 'desc' ? DIGITS - 1 : 0;
   const counts = new Uint32Array(DIGITS + 1);
   for (let w = words.length - 1; w >= 0; w--) {
-    const word = words[w] as Uint32Array;
+    const word = words[w] as Uint32Array | Uint16Array;
     for (const shift of shifts) {
       counts.fill(0);
       for (let k = 0; k < n; k++) {
@@ -169,4 +169,49 @@ let lastTableId = 0;
 /** A number no other table of this process has: the render cache keys items by it. */
 export function newTableId(): number {
   return ++lastTableId;
+}
+
+/**
+ * How many records hold each key of a one-word column of keys below 2^16: what turns an order
+ * by the column into the order in the other direction (see `reverseGroups`) once the column
+ * itself is gone. 256 KB, however many records.
+ * @example keyGroups({ n: 3, words: [Uint32Array.of(2, 0, 2)], bits: 16 })[2] // 2
+ */
+export function* keyGroups(column: Column): Work<Uint32Array> {
+  const counts = new Uint32Array(DIGITS);
+  const keys = column.words[0] as Uint32Array | Uint16Array;
+  for (let i = 0; i < column.n; i++) {
+    counts[(keys[i] as number) & (DIGITS - 1)]!++;
+    if (i % SLICE === 0) yield { step: 'Counting keys', done: i, total: column.n };
+  }
+  return counts;
+}
+
+/** Whether a column's keys fit one 16-bit digit: its orders can be turned by `reverseGroups`. */
+export function groupable(column: Column): boolean {
+  return column.words.length === 1 && (column.bits ?? 32) <= DIGIT_BITS;
+}
+
+/**
+ * The order in the other direction from one order of a 16-bit column and its key groups (the
+ * groups of `sorted` in its own direction, `counts` by key): the runs of equal keys in reverse,
+ * each run kept as it is, since ties go by index ascending in both directions. One copy, no
+ * key read.
+ * @example finish(reverseGroups(Uint32Array.of(1, 0, 2), counts, true)) // Uint32Array [0, 2, 1], for keys [2, 0, 2]
+ */
+export function* reverseGroups(sorted: Uint32Array, counts: Uint32Array, sortedAsc: boolean): Work<Uint32Array> {
+  const out = new Uint32Array(sorted.length);
+  // Runs in `sorted`'s order: keys ascending for an ascending order, else descending.
+  let from = sorted.length;
+  let to = 0;
+  for (let g = 0; g < DIGITS; g++) {
+    const count = counts[sortedAsc ? DIGITS - 1 - g : g] as number;
+    if (count === 0) continue;
+    // This key's run is the last `count` not yet taken from the end of `sorted`, placed in order.
+    from -= count;
+    out.set(sorted.subarray(from, from + count), to);
+    to += count;
+    if (g % 256 === 0) yield { step: 'Sorting', done: to, total: sorted.length };
+  }
+  return out;
 }

@@ -7,11 +7,14 @@ import {
   type Column,
   concatOrder,
   finish,
+  groupable,
   indexOrder,
+  keyGroups,
   newTableId,
   type Order,
   permutationOrder,
   readyRange,
+  reverseGroups,
   reverseIndexOrder,
   SLICE,
   sortPermutation,
@@ -207,6 +210,8 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
   readonly id = newTableId();
   private readonly overlay = new Overlay<R>();
   private columns = new Map<C, Column>();
+  /** Records by key, of each column sorted whose keys were not kept (see `sortedByColumn`). */
+  private groups = new Map<C, Uint32Array>();
   private writeCount = 0;
   private lastSnapshot: { writes: number; get: (id: number) => R } | null = null;
   /** Newest inserted creation time; stale (recomputed on demand) after a removal. */
@@ -418,6 +423,7 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
    */
   shareSeeded(from: Table<R, C, F>): void {
     this.columns = from.columns;
+    this.groups = from.groups;
     this.seededOrders = from.seededOrders;
     this.overlay.shareFrom(from.overlay);
     this.clockRecords = from.clockRecords;
@@ -589,19 +595,16 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
     let perm = this.seededOrders.get(key);
     if (perm === undefined) {
       const name = sort.column as C;
-      const columns = this.columns;
-      let column = columns.get(name);
-      if (column === undefined) {
-        column = yield* this.kind.column(this.world, this.account, this.seeded, name);
-        columns.set(name, column);
-        const made = column;
-        const bytes = made.words.reduce((sum, w) => sum + w.byteLength, 0);
-        builtOrders.add(made, bytes, () => columns.get(name) === made && columns.delete(name));
-      } else {
-        builtOrders.use(column);
-      }
       const orders = this.seededOrders;
-      perm = yield* sortPermutation(column, sort.direction);
+      const otherWay = sort.direction === 'asc' ? 'desc' : 'asc';
+      const other = orders.get(sortKey({ column: name, direction: otherWay }));
+      const groups = this.groups.get(name);
+      if (other !== undefined && groups !== undefined) {
+        // The order the other way and the key groups make this one: no key drawn again.
+        perm = yield* reverseGroups(other, groups, otherWay === 'asc');
+      } else {
+        perm = yield* this.sortedByColumn(name, sort.direction);
+      }
       orders.set(key, perm);
       const made = perm;
       builtOrders.add(made, made.byteLength, () => orders.get(key) === made && orders.delete(key));
@@ -609,6 +612,31 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
       builtOrders.use(perm);
     }
     return permutationOrder(perm);
+  }
+
+  /**
+   * An order by a column, from its keys. Keys of one 16-bit digit are not kept once sorted (at
+   * fifty million calls a column is 200 MB, as much as an order): their groups are, and turn
+   * this order into the other direction's. Wider keys are kept, within the budget.
+   */
+  private *sortedByColumn(name: C, direction: 'asc' | 'desc'): Work<Uint32Array> {
+    const columns = this.columns;
+    let column = columns.get(name);
+    if (column === undefined) {
+      column = yield* this.kind.column(this.world, this.account, this.seeded, name);
+      if (groupable(column)) {
+        const perm = yield* sortPermutation(column, direction);
+        this.groups.set(name, yield* keyGroups(column));
+        return perm;
+      }
+      columns.set(name, column);
+      const made = column;
+      const bytes = made.words.reduce((sum, w) => sum + w.byteLength, 0);
+      builtOrders.add(made, bytes, () => columns.get(name) === made && columns.delete(name));
+    } else {
+      builtOrders.use(column);
+    }
+    return yield* sortPermutation(column, direction);
   }
 
   /** The sort key of a record: the sorted column's value (none for creation orders) and its creation time. */

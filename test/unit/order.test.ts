@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { type Column, finish, rankStrings, sortPermutation } from '../../src/store/order';
+import {
+  type Column,
+  finish,
+  groupable,
+  keyGroups,
+  rankStrings,
+  reverseGroups,
+  sortPermutation,
+} from '../../src/store/order';
 import { sortSliced } from '../../src/store/overlay';
 
 /** The rule, written the slow and obvious way: by key (words in turn), ties by index ascending. */
@@ -107,5 +115,30 @@ describe('sortSliced', () => {
     for (; step.done !== true; step = work.next()) yields++;
     expect(step.value).toEqual(Array.from({ length: 20_000 }, (_, i) => i));
     expect(yields).toBeGreaterThan(10);
+  });
+});
+
+describe('reverseGroups: the other direction from an order and its key groups', () => {
+  test('equals sorting the other way, for 16-bit keys with many ties', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.nat({ max: 3 }), fc.nat({ max: 0xffff })), { maxLength: 300 }),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        (values, dir) => {
+          const column = { n: values.length, words: [Uint32Array.from(values)], bits: 16 };
+          expect(groupable(column)).toBe(true);
+          const sorted = finish(sortPermutation(column, dir));
+          const turned = finish(reverseGroups(sorted, finish(keyGroups(column)), dir === 'asc'));
+          const other = dir === 'asc' ? 'desc' : 'asc';
+          expect(Array.from(turned)).toEqual(Array.from(finish(sortPermutation(column, other))));
+        },
+      ),
+      { seed: 11, numRuns: 200 },
+    );
+  });
+
+  test('only one-word columns of 16-bit keys are turned so', () => {
+    expect(groupable({ n: 1, words: [Uint32Array.of(1)] })).toBe(false);
+    expect(groupable({ n: 1, words: [Uint32Array.of(1), Uint32Array.of(2)], bits: 16 })).toBe(false);
   });
 });
