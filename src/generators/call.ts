@@ -95,11 +95,11 @@ const STATUSES = new Weights<CallStatus>([
   ['not-found', 1],
   ['canceled', 3],
 ]);
-// Indexes into CALL_STATUSES and CALL_DIRECTIONS (the weight tables list them in that order).
-const COMPLETED = 0;
-const FAILED = 3;
-const NOT_FOUND = 4;
-const INBOUND = 0;
+// Indexes into the weight tables' values: a head works on these, not on the texts.
+const COMPLETED = STATUSES.values.indexOf('completed');
+const FAILED = STATUSES.values.indexOf('failed');
+const NOT_FOUND = STATUSES.values.indexOf('not-found');
+const INBOUND = DIRECTIONS.values.indexOf('inbound');
 /** Ring and talk together stay under four hours, so no seeded call ends after the reference instant. */
 const MAX_RING_SEC = 60;
 const MAX_DURATION_SEC = 4 * 3600 - MAX_RING_SEC;
@@ -110,21 +110,20 @@ const INBOUND_RATE = 0.0085;
 const OUTBOUND_RATES = [0.013, 0.02, 0.09, 0.35] as const;
 
 /**
- * How long a call rang, as ranges [lo, hi] of seconds by status (CALL_STATUSES order) for an
- * inbound, then an outbound call: an app answers an inbound call within seconds, a callee within
- * half a minute; outbound no-answer gives up at 30-60 s; busy and failed end fast. A table, not a
- * switch, since a sort of fifty million calls reads one a call.
+ * How long a call rang, as ranges [lo, hi] of seconds for an inbound, then an outbound call: an
+ * app answers an inbound call within seconds, a callee within half a minute; outbound no-answer
+ * gives up at 30-60 s; busy and failed end fast.
  */
-const RING_RANGES = Int8Array.from(
-  [
-    [0, 3, 3, 25], // completed
-    [15, 60, 30, MAX_RING_SEC], // no-answer
-    [1, 8, 1, 8], // busy
-    [0, 2, 0, 2], // failed
-    [0, 1, 0, 1], // not-found
-    [2, 30, 2, 30], // canceled
-  ].flat(),
-);
+const RINGS: Record<CallStatus, readonly [number, number, number, number]> = {
+  completed: [0, 3, 3, 25],
+  'no-answer': [15, 60, 30, MAX_RING_SEC],
+  busy: [1, 8, 1, 8],
+  failed: [0, 2, 0, 2],
+  'not-found': [0, 1, 0, 1],
+  canceled: [2, 30, 2, 30],
+};
+/** RINGS flat, in the status table's order: a sort of fifty million calls reads one a call. */
+const RING_RANGES = Int8Array.from(STATUSES.values.flatMap((status) => RINGS[status]));
 
 /** The ring seconds of range `k` (an index into RING_RANGES, a multiple of 2) from `f` in [0, 1). */
 function ringWithin(k: number, f: number): number {
@@ -246,11 +245,11 @@ function outcomeOf(
   // A call that holds recordings was answered; the status is still drawn to keep the stream
   // aligned. Nothing calls in to a number that is not found: an inbound not-found failed.
   const sk = recorded ? COMPLETED : inbound && k === NOT_FOUND ? FAILED : k;
-  const status = CALL_STATUSES[sk] as CallStatus;
+  const status = STATUSES.values[sk] as CallStatus;
   const ringSec = ringWithin(sk * 4 + (inbound ? 0 : 2), STATUSES.rest(k, statusDraw));
   const drawnTalk = talkFromDraw(talkDraw);
   const talk = sk !== COMPLETED ? 0 : recorded ? Math.max(drawnTalk, MIN_RECORDED_DURATION_SEC) : drawnTalk;
-  out.direction = DIRECTIONS.values[dk] as CallDirection;
+  out.direction = directionOf(dk);
   out.status = status;
   out.ringSec = ringSec;
   out.talk = talk;
@@ -258,6 +257,11 @@ function outcomeOf(
   const rate = OUTBOUND_RATES[Math.floor(rateDraw * OUTBOUND_RATES.length)] as number;
   out.priceInt = Math.floor(Math.ceil(talk / 60) * (inbound ? INBOUND_RATE : rate));
   return out;
+}
+
+/** The direction of the direction table's entry `k`. */
+function directionOf(k: number): CallDirection {
+  return DIRECTIONS.values[k] as CallDirection;
 }
 
 /** The account's side and the other party, from their draws and the direction already in `out`. */
@@ -309,7 +313,7 @@ export function scanHeads(
   for (let i = from; i < to; i++) {
     const d = family.fill(i, draws);
     if (part === 'direction') {
-      head.direction = DIRECTIONS.values[DIRECTIONS.index(d[1] as number)] as CallDirection;
+      head.direction = directionOf(DIRECTIONS.index(d[1] as number));
       use(head, i, 0);
       continue;
     }
@@ -320,7 +324,7 @@ export function scanHeads(
     }
     const on = (recorded & (1 << (i - block * CALLS_PER_BLOCK))) !== 0;
     if (part === 'parties') {
-      head.direction = DIRECTIONS.values[DIRECTIONS.index(d[1] as number)] as CallDirection;
+      head.direction = directionOf(DIRECTIONS.index(d[1] as number));
       partiesOf(account, d[4] as number, d[5] as number, head);
     } else {
       head.u = d[0] as number;
