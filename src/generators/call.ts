@@ -98,11 +98,18 @@ const STATUSES = new Weights<CallStatus>([
 // Indexes into the weight tables' values: a head works on these, not on the texts.
 const COMPLETED = STATUSES.values.indexOf('completed');
 const FAILED = STATUSES.values.indexOf('failed');
+const BUSY = STATUSES.values.indexOf('busy');
+const CANCELED = STATUSES.values.indexOf('canceled');
 const NOT_FOUND = STATUSES.values.indexOf('not-found');
 const INBOUND = DIRECTIONS.values.indexOf('inbound');
-/** Ring and talk together stay under four hours, so no seeded call ends after the reference instant. */
-const MAX_RING_SEC = 60;
+/**
+ * Ring and talk together stay under four hours, so no seeded call ends after the reference
+ * instant; a filter by time relies on both bounds (see `boundMarks` in store/calls.ts).
+ */
+export const MAX_RING_SEC = 60;
 const MAX_DURATION_SEC = 4 * 3600 - MAX_RING_SEC;
+/** The longest a call rings and talks, in whole seconds (its end adds under one second). */
+export const MAX_CALL_SEC = MAX_RING_SEC + MAX_DURATION_SEC;
 /** A call that holds recordings lasts at least this long, so they fit inside it. */
 const MIN_RECORDED_DURATION_SEC = 5;
 /** Per-minute rates in USD; outbound to far destinations costs more, so a few calls pass $1. */
@@ -129,17 +136,6 @@ const RING_RANGES = Int8Array.from(STATUSES.values.flatMap((status) => RINGS[sta
 function ringWithin(k: number, f: number): number {
   const lo = RING_RANGES[k] as number;
   return lo + Math.floor(f * ((RING_RANGES[k + 1] as number) - lo + 1));
-}
-
-/**
- * The duration production's final record shows (see `CallSortFields.duration`): an inbound call
- * ends through the interpreter, which writes end minus start_time whatever the status; an
- * outbound one through the Call actor, which writes it only on completion (and 0 on busy).
- */
-function finalDuration(status: CallStatus, inbound: boolean, ring: number, talk: number): number | null {
-  if (status === 'completed') return talk;
-  if (inbound || status === 'canceled') return ring;
-  return status === 'busy' ? 0 : null;
 }
 
 /**
@@ -238,29 +234,93 @@ function outcomeOf(
   out: CallHead,
 ): CallHead {
   out.recorded = recorded;
-  const dk = DIRECTIONS.index(directionDraw);
+  const dk = directionIndex(directionDraw);
   const inbound = dk === INBOUND;
-  // The ring time comes from where the status draw fell in its bucket: no draw of its own.
   const k = STATUSES.index(statusDraw);
-  // A call that holds recordings was answered; the status is still drawn to keep the stream
-  // aligned. Nothing calls in to a number that is not found: an inbound not-found failed.
-  const sk = recorded ? COMPLETED : inbound && k === NOT_FOUND ? FAILED : k;
+  const sk = statusIndex(recorded, inbound, k);
   const status = STATUSES.values[sk] as CallStatus;
-  const ringSec = ringWithin(sk * 4 + (inbound ? 0 : 2), STATUSES.rest(k, statusDraw));
-  const drawnTalk = talkFromDraw(talkDraw);
-  const talk = sk !== COMPLETED ? 0 : recorded ? Math.max(drawnTalk, MIN_RECORDED_DURATION_SEC) : drawnTalk;
+  const ringSec = ringOf(sk, inbound, k, statusDraw);
+  const talk = talkOf(sk, recorded, talkDraw);
   out.direction = directionOf(dk);
   out.status = status;
   out.ringSec = ringSec;
   out.talk = talk;
-  out.duration = finalDuration(status, inbound, ringSec, talk);
-  const rate = OUTBOUND_RATES[Math.floor(rateDraw * OUTBOUND_RATES.length)] as number;
-  out.priceInt = Math.floor(Math.ceil(talk / 60) * (inbound ? INBOUND_RATE : rate));
+  out.duration = durationOf(sk, inbound, ringSec, talk);
+  out.priceInt = priceIntOf(talk, inbound, rateDraw);
   return out;
 }
 
+/**
+ * The direction table's entry a call's second draw falls in (see `directionOf`), and whether
+ * it is inbound: what a key scan reads without making a head.
+ * @example directionIndex(0.1) // 0 (inbound)
+ */
+export function directionIndex(directionDraw: number): number {
+  return DIRECTIONS.index(directionDraw);
+}
+
+/** Whether the direction table's entry `dk` is inbound. @example isInbound(0) // true */
+export function isInbound(dk: number): boolean {
+  return dk === INBOUND;
+}
+
+/** The status table's entry the status draw falls in (see `statusIndex`). @example drawnStatus(0.5) // 0 */
+export function drawnStatus(statusDraw: number): number {
+  return STATUSES.index(statusDraw);
+}
+
+/**
+ * The status table's entry of a call (see `STATUSES`) from the one its draw fell in, `k`. A call
+ * that holds recordings was answered; the status is still drawn to keep the stream aligned.
+ * Nothing calls in to a number that is not found: an inbound not-found failed.
+ * @example statusIndex(false, false, drawnStatus(0.5)) // 0 (completed)
+ */
+export function statusIndex(recorded: boolean, inbound: boolean, k: number): number {
+  if (recorded) return COMPLETED;
+  return inbound && k === NOT_FOUND ? FAILED : k;
+}
+
+/**
+ * Ring seconds of a call with status entry `sk`, whose status draw fell in entry `k`. They come
+ * from where the draw fell in its bucket: no draw of their own.
+ * @example ringOf(0, true, 0, 0.5) // 2 (an inbound answered call rings 0-3 s)
+ */
+export function ringOf(sk: number, inbound: boolean, k: number, statusDraw: number): number {
+  return ringWithin(sk * 4 + (inbound ? 0 : 2), STATUSES.rest(k, statusDraw));
+}
+
+/** Talk seconds of a call with status entry `sk`: 0 unless completed. @example talkOf(0, false, 0.5) // 75 */
+export function talkOf(sk: number, recorded: boolean, talkDraw: number): number {
+  if (sk !== COMPLETED) return 0;
+  const drawn = talkFromDraw(talkDraw);
+  return recorded ? Math.max(drawn, MIN_RECORDED_DURATION_SEC) : drawn;
+}
+
+/**
+ * The duration production's final record shows (see `CallSortFields.duration`), by status
+ * entry: an inbound call ends through the interpreter, which writes end minus start_time
+ * whatever the status; an outbound one through the Call actor, which writes it only on
+ * completion (and 0 on busy; a canceled call's ring).
+ * @example durationOf(0, true, 2, 75) // 75
+ */
+export function durationOf(sk: number, inbound: boolean, ring: number, talk: number): number | null {
+  if (sk === COMPLETED) return talk;
+  if (inbound || sk === CANCELED) return ring;
+  return sk === BUSY ? 0 : null;
+}
+
+/** The price's integer part from the talk and the rate draw. @example priceIntOf(600, false, 0.9) // 3 */
+export function priceIntOf(talk: number, inbound: boolean, rateDraw: number): number {
+  const rate = OUTBOUND_RATES[Math.floor(rateDraw * OUTBOUND_RATES.length)] as number;
+  return Math.floor(Math.ceil(talk / 60) * (inbound ? INBOUND_RATE : rate));
+}
+
+/** The directions and statuses of the weight tables, in their order: what key tables are laid out by. */
+export const DIRECTION_TABLE: readonly CallDirection[] = DIRECTIONS.values;
+export const STATUS_TABLE: readonly CallStatus[] = STATUSES.values;
+
 /** The direction of the direction table's entry `k`. */
-function directionOf(k: number): CallDirection {
+export function directionOf(k: number): CallDirection {
   return DIRECTIONS.values[k] as CallDirection;
 }
 
@@ -272,66 +332,45 @@ function partiesOf(account: AccountProfile, endpointDraw: number, partyDraw: num
 }
 
 /** A seeded call's draws: the head's seven, the instance pick, the end's milliseconds. */
-const SEEDED_DRAWS = 9;
-
-/**
- * What a scan of heads reads, and so which of a head's fields it sets (the others are stale):
- * - `direction`: the direction alone (two draws);
- * - `parties`: the direction, the endpoint and the other party (six draws): From and To;
- * - `outcome`: everything but the endpoint and the party (seven draws and the block's layout);
- * - `whole`: every field, and the end's milliseconds (nine draws and the layout).
- */
-export type HeadPart = 'direction' | 'parties' | 'outcome' | 'whole';
-
-const PART_DRAWS: Record<HeadPart, Float64Array> = {
-  direction: new Float64Array(2),
-  parties: new Float64Array(6),
-  outcome: new Float64Array(7),
-  whole: new Float64Array(SEEDED_DRAWS),
-};
+const SEEDED_DRAWS = new Float64Array(9);
 
 /**
  * The heads of seeded calls from..to-1, in index order, each written over `head` and handed to
- * `use` with the end's milliseconds (the call's ninth draw; 0 unless `part` is whole). Only the
- * draws `part` needs are made: what sorting or filtering fifty million calls reads, at a few
- * dozen nanoseconds a call (no stream object, no layout array).
- * @example scanHeads(account, 0, 8, 'parties', newHead(), (h, i) => keys[i] = h.party)
+ * `use` with the end's milliseconds (the call's ninth draw): what a filter that reads a call's
+ * times scans, with no stream object and no layout array (see call-keys.ts for what a sort reads).
+ * @example scanHeads(account, 0, 8, newHead(), (h, i, endMilli) => ends[i] = endMilli)
  */
 export function scanHeads(
   account: AccountProfile,
   from: number,
   to: number,
-  part: HeadPart,
   head: CallHead,
   use: (h: CallHead, i: number, endMilli: number) => void,
 ): void {
   const family = account.streams.seeded.calls;
-  const draws = PART_DRAWS[part];
-  const laidOut = part === 'outcome' || part === 'whole';
   let block = -1;
   let recorded = 0;
   for (let i = from; i < to; i++) {
-    const d = family.fill(i, draws);
-    if (part === 'direction') {
-      head.direction = directionOf(DIRECTIONS.index(d[1] as number));
-      use(head, i, 0);
-      continue;
-    }
+    const d = family.fill(i, SEEDED_DRAWS);
     // A block's recording layout decides which of its calls were answered; read it once.
-    if (laidOut && Math.floor(i / CALLS_PER_BLOCK) !== block) {
+    if (Math.floor(i / CALLS_PER_BLOCK) !== block) {
       block = Math.floor(i / CALLS_PER_BLOCK);
       recorded = recordedMask(account, block);
     }
     const on = (recorded & (1 << (i - block * CALLS_PER_BLOCK))) !== 0;
-    if (part === 'parties') {
-      head.direction = directionOf(DIRECTIONS.index(d[1] as number));
-      partiesOf(account, d[4] as number, d[5] as number, head);
-    } else {
-      head.u = d[0] as number;
-      outcomeOf(on, d[1] as number, d[2] as number, d[3] as number, d[6] as number, head);
-      if (part === 'whole') partiesOf(account, d[4] as number, d[5] as number, head);
-    }
-    use(head, i, part === 'whole' ? Math.floor((d[8] as number) * 1000) : 0);
+    headOf(
+      account,
+      on,
+      d[0] as number,
+      d[1] as number,
+      d[2] as number,
+      d[3] as number,
+      d[4] as number,
+      d[5] as number,
+      d[6] as number,
+      head,
+    );
+    use(head, i, Math.floor((d[8] as number) * 1000));
   }
 }
 

@@ -3,7 +3,7 @@ import type { CallFacts } from '../generators/call';
 import { shownEndMs, shownStartSec, shownStatus } from '../generators/call-life';
 import { wildcard } from '../input/wildcard';
 import { zonedMidnight } from '../input/zone';
-import type { RecordFilter } from '../store/table';
+import type { FilterPart, RecordFilter, TimeBound } from '../store/table';
 
 /**
  * A SQL `LIKE` pattern: `%` is any run of characters, `_` any one character, everything else
@@ -100,12 +100,20 @@ const likeAnyCase =
     return (r: R) => matches(field(r));
   };
 
+/** A test, and the time bound it is where it is one (see `TimeBound`): the store may then answer from the bound. */
+type BoundTest<R> = ((r: R) => boolean) & { bound?: TimeBound };
+
+/** The test, saying it is the bound `time` at `ms` where `time` is given. */
+function bounded<R>(test: (r: R) => boolean, time: TimeBound['time'] | undefined, ms: number): BoundTest<R> {
+  return time === undefined ? test : Object.assign(test, { bound: { time, ms } });
+}
+
 /** On or after the named day's midnight (in the server's zone). */
 const fromDay =
-  <R>(sec: (r: R) => number) =>
+  <R>(sec: (r: R) => number, time?: 'startFrom') =>
   (value: string, name: string, zone: string) => {
     const day = parseDay(name, value, zone);
-    return (r: R) => sec(r) * 1000 >= day;
+    return bounded((r: R) => sec(r) * 1000 >= day, time, day);
   };
 
 /**
@@ -113,10 +121,10 @@ const fromDay =
  * INTERVAL 1 DAY)`: a calendar day, 23 or 25 hours across a daylight saving change).
  */
 const untilDayEnd =
-  <R>(ms: (r: R) => number) =>
+  <R>(ms: (r: R) => number, time?: 'endBy') =>
   (value: string, name: string, zone: string) => {
     const limit = parseDay(name, value, zone, 1);
-    return (r: R) => ms(r) <= limit;
+    return bounded((r: R) => ms(r) <= limit, time, limit);
   };
 
 /**
@@ -142,8 +150,8 @@ export const CALL_FILTERS: FilterDefs<FilterableCall> = {
   ConferenceSid: reading([], () => () => false),
   // start_time is the answer once answered; a call with no end_time (live, or an outbound one
   // that ended busy, no-answer, failed or not-found) is NULL to `end_time <= d`, so never kept.
-  StartTime: fromDay(shownStartSec),
-  EndTime: untilDayEnd((c) => shownEndMs(c) ?? Number.POSITIVE_INFINITY),
+  StartTime: fromDay(shownStartSec, 'startFrom'),
+  EndTime: untilDayEnd((c) => shownEndMs(c) ?? Number.POSITIVE_INFINITY, 'endBy'),
 };
 
 /** Production's recording filters: CallSid as `LIKE`; StartTime and EndTime on `date_created`. */
@@ -188,20 +196,19 @@ export function buildFilter<R>(
   zone = 'UTC',
 ): RecordFilter<R> | null {
   if (values.size === 0) return null;
-  const tests: ((r: R) => boolean)[] = [];
-  // What the tests read together; unknown (undefined) once one does not say.
-  let reads: Set<string> | undefined = new Set();
+  const parts: FilterPart<R>[] = [];
   for (const [name, value] of values) {
     const def = Object.hasOwn(defs, name) ? defs[name] : undefined;
     if (def === undefined) continue;
-    tests.push(def(value, name, zone));
-    if (def.reads === undefined) reads = undefined;
-    else for (const field of def.reads) reads?.add(field);
+    const test: BoundTest<R> = def(value, name, zone);
+    const part: FilterPart<R> = { test };
+    if (def.reads !== undefined) part.reads = def.reads;
+    if (test.bound !== undefined) part.bound = test.bound;
+    parts.push(part);
   }
   const key = [...values]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
-  const test = (r: R) => tests.every((t) => t(r));
-  return reads === undefined ? { key, test } : { key, test, reads: [...reads] };
+  return { key, test: (r: R) => parts.every((p) => p.test(r)), parts };
 }

@@ -1,57 +1,25 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
 import {
-  CALL_DIRECTIONS,
   type CallFacts,
   type CallHead,
   type CallRecord,
-  callFrom,
-  callTo,
   generateCall,
-  type HeadPart,
+  MAX_CALL_SEC,
+  MAX_RING_SEC,
   newFacts,
   newHead,
   scanHeads,
   seededCallIndex,
   seededFacts,
 } from '../generators/call';
-import { STORED_STATUSES, shownDuration, shownStatus, storedAtClock, storedStatus } from '../generators/call-life';
-import { ANONYMOUS } from '../generators/parties';
+import { type CallColumn, callKeysInto, KEYED_FIELDS, keyedFacts } from '../generators/call-keys';
+import { endsWithoutEndTime, shownDuration, shownStatus, storedAtClock } from '../generators/call-life';
+import { callStartSec, newerStartSec } from '../generators/timeline';
 import { keysOnThreads } from './column-threads';
 import { type Column, SLICE, type Work } from './order';
-import type { RecordFilter, TableKind } from './table';
+import type { FilterPart, RecordFilter, TableKind, TimeBound } from './table';
 
-/** The columns a call list sorts by, besides `created`. */
-export type CallColumn = 'from' | 'to' | 'direction' | 'status' | 'duration' | 'price';
-
-/** Rank of each value in code-unit order, so that comparing ranks compares the strings. */
-const enumRanks = (values: readonly string[]) => new Map([...values].sort().map((v, i) => [v, i] as const));
-const DIRECTION_RANK = enumRanks(CALL_DIRECTIONS);
-const STATUS_RANK = enumRanks(STORED_STATUSES);
-
-/** A column's key of a call's head, as one number below 2^16 (see `Column.bits`). */
-function keyOf(account: AccountProfile, column: CallColumn): (h: CallHead) => number {
-  switch (column) {
-    case 'direction':
-      return (h) => DIRECTION_RANK.get(h.direction) as number;
-    // Production sorts the text it stores: `BUSY` before `busy` before `completed`.
-    case 'status':
-      return (h) => STATUS_RANK.get(storedStatus(h.direction, h.status)) as number;
-    // A duration production never wrote is NULL, which MariaDB sorts before every number.
-    case 'duration':
-      return (h) => (h.duration === null ? 0 : h.duration + 1);
-    // Production sorts by `cast(price as int)`.
-    case 'price':
-      return (h) => h.priceInt;
-  }
-  // From and To: the rank of the text among every party the account's calls show, drawn and
-  // sorted once, so comparing ranks compares the strings and no string is made per call.
-  const ranks = account.parties.ranks();
-  const party = (h: CallHead) => (h.party === ANONYMOUS ? ranks.anonymous : (ranks.pool[h.party] as number));
-  const own = (h: CallHead) => ranks.endpoints[h.endpoint] as number;
-  return column === 'from'
-    ? (h) => (h.direction === 'inbound' ? party(h) : own(h))
-    : (h) => (h.direction === 'inbound' ? own(h) : party(h));
-}
+export type { CallColumn } from '../generators/call-keys';
 
 /**
  * The heads of the seeded calls in index order, in slices: one head written over, so ten
@@ -59,43 +27,16 @@ function keyOf(account: AccountProfile, column: CallColumn): (h: CallHead) => nu
  */
 export function* eachHead(
   account: AccountProfile,
-  n: number,
+  from: number,
+  to: number,
   step: string,
-  part: HeadPart,
   use: (h: CallHead, i: number, endMilli: number) => void,
 ): Work<void> {
   const head = newHead();
-  for (let from = 0; from < n; from += SLICE) {
-    scanHeads(account, from, Math.min(n, from + SLICE), part, head, use);
-    yield { step, done: Math.min(n, from + SLICE), total: n };
+  for (let start = from; start < to; start += SLICE) {
+    scanHeads(account, start, Math.min(to, start + SLICE), head, use);
+    yield { step, done: Math.min(to, start + SLICE) - from, total: to - from };
   }
-}
-
-/** The part of a head each column's key reads (see `HeadPart`). */
-const PART_OF: Record<CallColumn, HeadPart> = {
-  from: 'parties',
-  to: 'parties',
-  direction: 'direction',
-  status: 'outcome',
-  duration: 'outcome',
-  price: 'outcome',
-};
-
-/**
- * Keys of seeded calls from..to-1 for a column, written at `keys[i]`: the work of one slice,
- * or of one thread's share of a parallel scan (see column-threads.ts).
- */
-export function callKeysInto(
-  account: AccountProfile,
-  column: CallColumn,
-  from: number,
-  to: number,
-  keys: Uint16Array,
-): void {
-  const key = keyOf(account, column);
-  scanHeads(account, from, to, PART_OF[column], newHead(), (h, i) => {
-    keys[i] = key(h);
-  });
 }
 
 /**
@@ -105,7 +46,7 @@ export function callKeysInto(
 function* callColumn(account: AccountProfile, n: number, column: CallColumn): Work<Column> {
   const step = `Reading each call's ${column}`;
   const threaded = yield* keysOnThreads(account, column, n, step);
-  if (threaded !== null) return { n, words: [threaded], bits: 16 };
+  if (threaded !== null) return { n, words: [threaded.keys], bits: 16, groups: threaded.counts, order: threaded.order };
   const keys = new Uint16Array(n);
   for (let from = 0; from < n; from += SLICE) {
     callKeysInto(account, column, from, Math.min(n, from + SLICE), keys);
@@ -114,26 +55,110 @@ function* callColumn(account: AccountProfile, n: number, column: CallColumn): Wo
   return { n, words: [keys], bits: 16 };
 }
 
-/** Fields of a call's facts each part of a head gives (the direction in all of them). */
-const PARTIAL_FACTS: readonly [HeadPart, ReadonlySet<string>][] = [
-  ['parties', new Set(['direction', 'from', 'to'])],
-  ['outcome', new Set(['direction', 'status', 'duration', 'priceInt'])],
-];
 /** Fields no seeded call has (an inserted or live call's), so a scan of seeded ones need not make them. */
 const NEVER_SEEDED = new Set(['live', 'lifecycle', 'swept']);
+/** Key columns a filter's test can be read from, cheapest first. */
+const KEYED = Object.entries(KEYED_FIELDS) as [keyof typeof KEYED_FIELDS, readonly string[]][];
 
-/** The least part of a head that gives every field a filter reads: `whole` where it does not say. */
-function partFor(reads: readonly string[] | undefined): HeadPart {
-  if (reads === undefined) return 'whole';
+/** The key column whose keys say every field `reads` names, if one does. */
+function keyedColumn(reads: readonly string[] | undefined): keyof typeof KEYED_FIELDS | undefined {
+  if (reads === undefined) return undefined;
   const made = reads.filter((f) => !NEVER_SEEDED.has(f));
-  return PARTIAL_FACTS.find(([, fields]) => made.every((f) => fields.has(f)))?.[0] ?? 'whole';
+  return KEYED.find(([, fields]) => made.every((f) => fields.includes(f)))?.[0];
+}
+
+/** Which of a key column's keys a test keeps (1: kept), tested once a key on the facts it stands for. */
+function keptKeys(
+  account: AccountProfile,
+  column: keyof typeof KEYED_FIELDS,
+  test: (c: CallFacts) => boolean,
+): Uint8Array {
+  const kept = new Uint8Array(1 << 16);
+  for (const [key, facts] of keyedFacts(account, column)) if (test(Object.assign(newFacts(), facts))) kept[key] = 1;
+  return kept;
+}
+
+/** The first of calls 0..n-1 whose start (falling as the index grows) passes `past`, by bisection: one draw a step. */
+function firstWhere(
+  world: WorldContext,
+  account: AccountProfile,
+  n: number,
+  past: (startSec: number) => boolean,
+): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (past(callStartSec(world, account, mid))) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
- * Which of the first `n` seeded calls a filter keeps, from their facts (see `CallFacts`) written
- * into one object: no sid, no caller name, no string but the parties', which the pool holds.
- * Only the part of each head the filter reads is drawn (From and To need no outcome, Status no
- * parties); the fields it does not read stay stale.
+ * The marks of a time bound (see `TimeBound`), from the starts alone for all but a few calls:
+ * a seeded call's start falls as its index grows, its shown start is at most MAX_RING_SEC
+ * later, and its end at most MAX_CALL_SEC and 999 ms later. So, for a start on or after `ms`,
+ * the calls before `a` pass and those from `b` fail; for an end by `ms`, those before `a` fail
+ * and those from `b` pass if they have an end at all, which their status says (read through the
+ * status keys). Only the calls between, a minute or four hours of them, are made and tested.
+ */
+function* boundMarks(
+  world: WorldContext,
+  account: AccountProfile,
+  n: number,
+  part: FilterPart<CallFacts>,
+  bound: TimeBound,
+): Work<Uint8Array> {
+  const marks = new Uint8Array(n);
+  const { ms } = bound;
+  let a: number;
+  let b: number;
+  if (bound.time === 'startFrom') {
+    a = firstWhere(world, account, n, (sec) => sec * 1000 < ms);
+    b = firstWhere(world, account, n, (sec) => (sec + MAX_RING_SEC) * 1000 < ms);
+    marks.fill(1, 0, a);
+  } else {
+    a = firstWhere(world, account, n, (sec) => sec * 1000 <= ms);
+    b = firstWhere(world, account, n, (sec) => (sec + MAX_CALL_SEC + 1) * 1000 <= ms);
+    if (b < n) {
+      const ended = keptKeys(account, 'status', (c) => !endsWithoutEndTime(c.direction, c.status));
+      const keys = (yield* callColumn(account, n, 'status')).words[0] as Uint16Array;
+      for (let i = b; i < n; i++) marks[i] = ended[keys[i] as number] as number;
+    }
+  }
+  yield* eachFacts(world, account, a, b, (facts, i) => {
+    if (part.test(facts)) marks[i] = 1;
+  });
+  return marks;
+}
+
+/** Each of seeded calls from..to-1 as facts, in index order, written into one object. */
+function* eachFacts(
+  world: WorldContext,
+  account: AccountProfile,
+  from: number,
+  to: number,
+  use: (facts: CallFacts, i: number) => void,
+): Work<void> {
+  const facts = newFacts();
+  // In index order, call i-1 is the one just made: its start is the next newer call's.
+  let newerSec = from < to ? newerStartSec(world, account, from) : 0;
+  yield* eachHead(account, from, to, 'Filtering', (h, i, endMilli) => {
+    seededFacts(world, account, i, h, endMilli, newerSec, facts);
+    newerSec = facts.startSec;
+    use(facts, i);
+  });
+}
+
+/**
+ * Which of the first `n` seeded calls a filter keeps (1: kept), each of its tests answered the
+ * cheapest way it can be:
+ * - one that reads only what a key column says (From, To, Status), once a key, read through the
+ *   column drawn like a sort's (on worker threads for a huge account);
+ * - one that reads nothing, once;
+ * - a bound on a time (StartTime, EndTime), from the calls' starts (see `boundMarks`);
+ * - any other, on each call's facts, written into one object (no sid, no caller name).
  */
 function* keepCalls(
   world: WorldContext,
@@ -141,28 +166,36 @@ function* keepCalls(
   n: number,
   filter: RecordFilter<CallFacts>,
 ): Work<Uint8Array> {
-  const marks = new Uint8Array(n);
-  const facts = newFacts();
-  const part = partFor(filter.reads);
-  // In index order, call i-1 is the one just made: its start is the next newer call's.
-  let newerSec = world.clockSec;
-  yield* eachHead(account, n, 'Filtering', part, (h, i, endMilli) => {
-    if (part === 'whole') {
-      seededFacts(world, account, i, h, endMilli, newerSec, facts);
-      newerSec = facts.startSec;
-    } else if (part === 'parties') {
-      facts.direction = h.direction;
-      facts.from = callFrom(account, h);
-      facts.to = callTo(account, h);
+  // Until a test has marked them, every call is kept.
+  let marks: Uint8Array | null = null;
+  const and = (more: Uint8Array) => {
+    if (marks === null) marks = more;
+    else for (let i = 0; i < n; i++) marks[i] = (marks[i] as number) & (more[i] as number);
+  };
+  const scanned: ((c: CallFacts) => boolean)[] = [];
+  for (const part of filter.parts ?? [{ test: filter.test }]) {
+    const column = keyedColumn(part.reads);
+    if (part.reads?.length === 0) {
+      if (!part.test(newFacts())) and(new Uint8Array(n));
+    } else if (column !== undefined) {
+      const kept = keptKeys(account, column, part.test);
+      const keys = (yield* callColumn(account, n, column)).words[0] as Uint16Array;
+      const more = new Uint8Array(n);
+      for (let i = 0; i < n; i++) more[i] = kept[keys[i] as number] as number;
+      and(more);
+    } else if (part.bound !== undefined) {
+      and(yield* boundMarks(world, account, n, part, part.bound));
     } else {
-      facts.direction = h.direction;
-      facts.status = h.status;
-      facts.duration = h.duration;
-      facts.priceInt = h.priceInt;
+      scanned.push(part.test);
     }
-    if (filter.test(facts)) marks[i] = 1;
-  });
-  return marks;
+  }
+  const kept: Uint8Array = marks ?? new Uint8Array(n).fill(1);
+  if (scanned.length > 0) {
+    yield* eachFacts(world, account, 0, n, (facts, i) => {
+      if (kept[i] === 1 && !scanned.every((test) => test(facts))) kept[i] = 0;
+    });
+  }
+  return kept;
 }
 
 /** The calls of an account: made on read from the seed, found by sid in O(1). */

@@ -10,6 +10,7 @@ import {
   groupable,
   indexOrder,
   keyGroups,
+  markedIds,
   newTableId,
   type Order,
   permutationOrder,
@@ -34,12 +35,33 @@ export interface StoreSort<C extends string> {
   direction: 'asc' | 'desc';
 }
 
-/** A filter as the store applies it: a stable key (to cache the filtered order) and a test. */
+/** One test of a filter, and every field of the record it reads where known (a scan may make only those). */
+export interface FilterPart<R> {
+  test(record: R): boolean;
+  reads?: readonly string[];
+  /** Set where the test is exactly a bound on one of the record's times (see `TimeBound`). */
+  bound?: TimeBound;
+}
+
+/**
+ * A test that is a bound on a time: the record's shown start on or after `ms` (`startFrom`),
+ * or its shown end by `ms` (`endBy`; a record with no end never passes). A kind whose records'
+ * times fall with their index may answer most of them from the bound alone.
+ */
+export interface TimeBound {
+  time: 'startFrom' | 'endBy';
+  ms: number;
+}
+
+/**
+ * A filter as the store applies it: a stable key (to cache the filtered order) and a test; its
+ * parts, where given, are tests whose conjunction it is, each of which a kind may answer its own
+ * way (see `keepCalls`).
+ */
 export interface RecordFilter<R> {
   key: string;
   test(record: R): boolean;
-  /** Every field of the record the test reads, where known: a scan may make only those. */
-  reads?: readonly string[];
+  parts?: readonly FilterPart<R>[];
 }
 
 /** An order and the records as they were when it was built: what a page is written from. */
@@ -494,7 +516,8 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
     } else {
       order = yield* this.merged(sort, seeded, get, writes, arrived);
     }
-    return { order: filter === null ? order : yield* this.kept(sort, order, filter, get, writes), get };
+    const kept = filter === null ? order : yield* this.kept(sort, order, filter, get, writes, order === seeded);
+    return { order: kept, get };
   }
 
   /**
@@ -549,6 +572,7 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
     filter: RecordFilter<F>,
     get: (id: number) => R,
     writes: number,
+    seededOnly: boolean,
   ): Work<Order> {
     const key = `${sortKey(sort)}|${filter.key}`;
     let perm = this.filtered.get(key);
@@ -559,25 +583,10 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
       // the order is then walked once, each seeded record by its mark, the others made and tested.
       const marks =
         this.kind.keep === undefined ? null : yield* this.kind.keep(this.world, this.account, this.seeded, filter);
-      const seeded = this.seeded;
-      let kept = new Uint32Array(1024);
-      let count = 0;
-      for (let p = 0; p < order.length; p++) {
-        if (p % SLICE === 0) {
-          yield* readyRange(order, p, p + SLICE);
-          yield { step: 'Filtering', done: p, total: order.length };
-        }
-        const id = order.at(p);
-        if (marks !== null && id < seeded ? marks[id] === 1 : filter.test(get(id))) {
-          if (count === kept.length) {
-            const grown = new Uint32Array(count * 2);
-            grown.set(kept);
-            kept = grown;
-          }
-          kept[count++] = id;
-        }
-      }
-      perm = kept.slice(0, count);
+      perm =
+        marks !== null && seededOnly
+          ? yield* markedIds(order, marks)
+          : yield* this.testedIds(order, marks, filter, get);
       if (writes !== this.writeCount) return permutationOrder(perm);
       if (this.filtered.size >= MAX_FILTERED) this.filtered.delete(this.filtered.keys().next().value as string);
     } else {
@@ -585,6 +594,34 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
     }
     this.filtered.set(key, perm);
     return permutationOrder(perm);
+  }
+
+  /** The ids of an order a filter keeps: a seeded record by its mark where there are marks, any other made and tested. */
+  private *testedIds(
+    order: Order,
+    marks: Uint8Array | null,
+    filter: RecordFilter<F>,
+    get: (id: number) => R,
+  ): Work<Uint32Array> {
+    const seeded = this.seeded;
+    let kept = new Uint32Array(1024);
+    let count = 0;
+    for (let p = 0; p < order.length; p++) {
+      if (p % SLICE === 0) {
+        yield* readyRange(order, p, p + SLICE);
+        yield { step: 'Filtering', done: p, total: order.length };
+      }
+      const id = order.at(p);
+      if (marks !== null && id < seeded ? marks[id] === 1 : filter.test(get(id))) {
+        if (count === kept.length) {
+          const grown = new Uint32Array(count * 2);
+          grown.set(kept);
+          kept = grown;
+        }
+        kept[count++] = id;
+      }
+    }
+    return kept.slice(0, count);
   }
 
   private *seededOrder(sort: StoreSort<C | Created> | null): Work<Order> {

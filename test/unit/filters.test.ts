@@ -1,6 +1,7 @@
 import { messages } from '../../src/errors';
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import { type CallRecord, generateCall } from '../../src/generators/call';
+import { type CallFacts, type CallRecord, generateCall, MAX_CALL_SEC } from '../../src/generators/call';
+import { shownEndMs, shownStartSec } from '../../src/generators/call-life';
 import {
   buildFilter,
   CALL_FILTERS,
@@ -150,28 +151,56 @@ describe('recordingFilter', () => {
   });
 });
 
-describe('a filter scan of seeded calls draws only what the filter reads', () => {
+describe('a filter of seeded calls reads From, To and Status from key columns, the rest from each call', () => {
   const world = makeWorldContext('filters', Date.UTC(2025, 5, 1));
   const account = makeAccountProfile('filters', { friendlyName: 'F', calls: 4000, recordings: 3000 }, 0);
   const n = 4000;
   const calls = Array.from({ length: n }, (_, i) => generateCall(world, account, i));
   test.each([
-    [{ From: '%1%' }, ['from']],
-    [{ To: '5' }, ['to']],
-    [{ Status: 'completed' }, ['direction', 'status', 'live', 'swept']],
-    [{ Status: 'no_answer', From: '%2%' }, ['direction', 'status', 'live', 'swept', 'from']],
-    [{ ParentCallSid: 'CA1' }, []],
-    [{ StartTime: '2025-05-20' }, undefined],
-    [{ EndTime: '2025-05-20', To: '%3%' }, undefined],
+    [{ From: '%1%' }, [['from']]],
+    [{ To: '5' }, [['to']]],
+    [{ Status: 'completed' }, [['direction', 'status', 'live', 'swept']]],
+    [{ Status: 'no_answer', From: '%2%' }, [['direction', 'status', 'live', 'swept'], ['from']]],
+    [{ ParentCallSid: 'CA1' }, [[]]],
+    [{ StartTime: '2025-05-20' }, [undefined]],
+    [{ EndTime: '2025-05-20', To: '%3%' }, [undefined, ['to']]],
+    [
+      { Status: 'BUSY', To: '%1%', StartTime: '2025-05-20' },
+      [['direction', 'status', 'live', 'swept'], ['to'], undefined],
+    ],
   ])('%j reads %j, and keeps what the whole record would', (given, reads) => {
     const filter = callFilter(new Map(Object.entries(given)))!;
-    expect(filter.reads === undefined ? undefined : [...filter.reads].sort()).toEqual(reads?.sort());
+    expect(filter.parts?.map((p) => p.reads)).toEqual(reads);
     const marks = finish(CALL_KIND.keep!(world, account, n, filter));
     const expected = calls.map((c) => (filter.test(c) ? 1 : 0));
     expect(Array.from(marks)).toEqual(expected);
     // Each case keeps some calls and leaves some, but the ones that keep none by rule.
     if (!('ParentCallSid' in given)) expect(new Set(expected)).toEqual(new Set([0, 1]));
   });
+
+  // StartTime and EndTime are answered from the calls' starts for all but the calls near the
+  // bound: put the bound at every edge of some calls' times, where the rules are tightest.
+  test.each(['startFrom', 'endBy'] as const)(
+    'a %s bound keeps what its test on each call would, at every edge',
+    (time) => {
+      const HOUR = 3600 * 1000;
+      const offsets = [-1001, -1, 0, 1, 999, 59_000, 60_001, -MAX_CALL_SEC * 1000, MAX_CALL_SEC * 1000 + 999, 4 * HOUR];
+      for (const k of [0, 1, 17, 500, 1999, 3998, 3999]) {
+        const call = calls[k]!;
+        for (const offset of offsets) {
+          const ms = (time === 'startFrom' ? shownStartSec(call) * 1000 : call.endMs) + offset;
+          const test =
+            time === 'startFrom'
+              ? (c: CallFacts) => shownStartSec(c) * 1000 >= ms
+              : (c: CallFacts) => (shownEndMs(c) ?? Number.POSITIVE_INFINITY) <= ms;
+          const marks = finish(
+            CALL_KIND.keep!(world, account, n, { key: `${time}${ms}`, test, parts: [{ test, bound: { time, ms } }] }),
+          );
+          expect(Array.from(marks)).toEqual(calls.map((c) => (test(c) ? 1 : 0)));
+        }
+      }
+    },
+  );
 
   test('a memo of texts answers as the test does, past its size too', () => {
     const test = remembered((t) => t.endsWith('7'));
