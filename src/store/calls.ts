@@ -67,6 +67,15 @@ function keyedColumn(reads: readonly string[] | undefined): keyof typeof KEYED_F
   return KEYED.find(([, fields]) => made.every((f) => fields.includes(f)))?.[0];
 }
 
+/** `step(i)` for i in 0..n-1, a slice at a time: fifty million in one go would hold the event loop for a tenth of a second. */
+function* sliced(n: number, name: string, step: (i: number) => void): Work<void> {
+  for (let from = 0; from < n; from += SLICE) {
+    const to = Math.min(n, from + SLICE);
+    for (let i = from; i < to; i++) step(i);
+    yield { step: name, done: to, total: n };
+  }
+}
+
 /** Which of a key column's keys a test keeps (1: kept), tested once a key on the facts it stands for. */
 function keptKeys(
   account: AccountProfile,
@@ -124,7 +133,7 @@ function* boundMarks(
     if (b < n) {
       const ended = keptKeys(account, 'status', (c) => !endsWithoutEndTime(c.direction, c.status));
       const keys = (yield* callColumn(account, n, 'status')).words[0] as Uint16Array;
-      for (let i = b; i < n; i++) marks[i] = ended[keys[i] as number] as number;
+      yield* sliced(n - b, 'Filtering', (k) => (marks[b + k] = ended[keys[b + k] as number] as number));
     }
   }
   yield* eachFacts(world, account, a, b, (facts, i) => {
@@ -168,23 +177,23 @@ function* keepCalls(
 ): Work<Uint8Array> {
   // Until a test has marked them, every call is kept.
   let marks: Uint8Array | null = null;
-  const and = (more: Uint8Array) => {
+  function* and(more: Uint8Array): Work<void> {
     if (marks === null) marks = more;
-    else for (let i = 0; i < n; i++) marks[i] = (marks[i] as number) & (more[i] as number);
-  };
+    else yield* sliced(n, 'Filtering', (i) => ((marks as Uint8Array)[i]! &= more[i] as number));
+  }
   const scanned: ((c: CallFacts) => boolean)[] = [];
   for (const part of filter.parts ?? [{ test: filter.test }]) {
     const column = keyedColumn(part.reads);
     if (part.reads?.length === 0) {
-      if (!part.test(newFacts())) and(new Uint8Array(n));
+      if (!part.test(newFacts())) yield* and(new Uint8Array(n));
     } else if (column !== undefined) {
       const kept = keptKeys(account, column, part.test);
       const keys = (yield* callColumn(account, n, column)).words[0] as Uint16Array;
       const more = new Uint8Array(n);
-      for (let i = 0; i < n; i++) more[i] = kept[keys[i] as number] as number;
-      and(more);
+      yield* sliced(n, 'Filtering', (i) => (more[i] = kept[keys[i] as number] as number));
+      yield* and(more);
     } else if (part.bound !== undefined) {
-      and(yield* boundMarks(world, account, n, part, part.bound));
+      yield* and(yield* boundMarks(world, account, n, part, part.bound));
     } else {
       scanned.push(part.test);
     }

@@ -22,7 +22,10 @@ export function* readyRange(order: Order, from: number, to: number): Work<void> 
  */
 export function* markedIds(order: Order, marks: Uint8Array): Work<Uint32Array> {
   let count = 0;
-  for (let id = 0; id < marks.length; id++) count += marks[id] as number;
+  for (let id = 0; id < marks.length; id++) {
+    count += marks[id] as number;
+    if (id % SLICE === 0) yield { step: 'Filtering', done: 0, total: order.length };
+  }
   const kept = new Uint32Array(count + 1);
   let c = 0;
   for (let p = 0; p < order.length; p++) {
