@@ -10,6 +10,7 @@ import { type LogTransport, localTransport, WriteLog } from './admin/write-log';
 import { RenderCache, type RenderCacheOptions } from './cache/render-cache';
 import { ADMIN, DIALECTS, type DialectName, fileBaseOf } from './format/uris';
 import { frontDoor } from './front-door';
+import { CallbackDesk } from './harness/callbacks';
 import { Faults } from './harness/faults';
 import { Journal } from './harness/journal';
 import { errorHandler, notFound } from './http/error-handler';
@@ -18,6 +19,7 @@ import type { RequestLogger } from './logger';
 import type { PagingProfile } from './query/paging';
 import { mountApi } from './routes/api';
 import { withConsole } from './routes/console';
+import { createCallHandler } from './routes/create-call';
 import type { ListSettings } from './routes/list';
 import { listLane } from './routes/list-lane';
 import type { World } from './store/world';
@@ -62,7 +64,15 @@ export interface AppDeps {
   replica?: string;
   /** How long a request carrying X-Callrec-Version waits for its replica to apply it (default 5000 ms). */
   versionWaitMs?: number;
+  /** Hosts besides loopback that status callbacks may go to (default none). */
+  callbackHosts?: readonly string[];
+  /** A status callback's connect and read timeout (default 6000 ms, production's). */
+  callbackTimeoutMs?: number;
 }
+
+/** Callback deliveries the journal keeps, and the bytes of each response body it keeps. */
+const CALLBACK_ENTRIES = 20_000;
+const CALLBACK_BODY_BYTES = 1024;
 
 /** The emulator as a node request listener (the front door), with the express app and the harness behind it. */
 export interface EmulatorApp {
@@ -114,6 +124,14 @@ export function createApp(deps: AppDeps): EmulatorApp {
     uptime: deps.uptime ?? (() => process.uptime()),
     log,
     fleet: link ?? soloFleet(replica, () => answer),
+    callbacks: new CallbackDesk({
+      hosts: deps.callbackHosts ?? [],
+      timeoutMs: deps.callbackTimeoutMs ?? 6000,
+      entries: CALLBACK_ENTRIES,
+      bodyBytes: CALLBACK_BODY_BYTES,
+      zone: deps.serverZone ?? 'UTC',
+    }),
+    callbackHosts: deps.callbackHosts ?? [],
   };
   const answer = answerGather(admin, async () => (await metrics.registry()).getMetricsAsJSON());
   link?.answer(answer);
@@ -139,7 +157,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     strict,
     serverZone: deps.serverZone ?? 'UTC',
   };
-  mountApi(app, world, listSettings);
+  mountApi(app, world, listSettings, createCallHandler(listSettings, log));
   mountAdmin(app, admin, {
     token: deps.adminToken ?? null,
     hosts: new Set((deps.adminHosts ?? []).map((h) => h.toLowerCase())),

@@ -50,6 +50,10 @@ export interface Config {
   workers: number;
   /** The write log as a Redis stream shared by every replica (`redis://…`); null: this host's own. */
   redis: string | null;
+  /** Hosts besides loopback that status callbacks may go to (`*.example.com` for sub-domains). */
+  callbackHosts: readonly string[];
+  /** Connect and read timeout of a status callback, ms (production's http-client response-timeout). */
+  callbackTimeoutMs: number;
 }
 
 export const DEFAULT_FIXTURES = resolve(__dirname, '..', 'fixtures', 'default.json');
@@ -103,6 +107,17 @@ function hostName({ raw, label }: Given): string {
   if (raw.trim() === '') throw new ValidationError(label, problems.nonEmpty);
   if (!HOST.test(raw)) throw new ValidationError(label, problems.hostName(raw));
   return raw;
+}
+
+/** Host names, each optionally `*.` and a domain (its sub-domains). */
+function hostPatterns({ raw, label }: Given): readonly string[] {
+  return Object.freeze(
+    raw.split(',').map((name) => {
+      const t = name.trim();
+      const wild = t.startsWith('*.');
+      return `${wild ? '*.' : ''}${hostName({ raw: wild ? t.slice(2) : t, label }).toLowerCase()}`;
+    }),
+  );
 }
 
 function hostNames({ raw, label }: Given): readonly string[] {
@@ -393,6 +408,26 @@ export const OPTIONS: readonly OptionDoc[] = [
     help: 'keep the write log in Redis (redis:// or rediss://), shared by every replica started with the same URL and options',
     parse: redisUrl,
     fallback: null,
+  }),
+  option({
+    name: 'callback-hosts',
+    key: 'callbackHosts',
+    env: 'CALLREC_CALLBACK_HOSTS',
+    value: 'NAMES',
+    default: 'none',
+    help: 'hosts status callbacks may go to besides loopback (comma-separated; *.example.com for its sub-domains)',
+    parse: hostPatterns,
+    fallback: Object.freeze([]),
+  }),
+  option({
+    name: 'callback-timeout-ms',
+    key: 'callbackTimeoutMs',
+    env: 'CALLREC_CALLBACK_TIMEOUT_MS',
+    value: 'MS',
+    default: '6000',
+    help: "a status callback's connect and read timeout (production's http-client response-timeout)",
+    parse: intIn(1, 600_000),
+    fallback: 6000,
   }),
 ];
 

@@ -36,6 +36,10 @@ export interface EmulatorOptions {
   states?: string;
   /** Restcomm's admin console (its webapp folder), served at /restcomm-management/ (dialect restcomm). */
   restcommConsole?: string;
+  /** Hosts besides loopback that status callbacks may go to (`*.example.com` for sub-domains). */
+  callbackHosts?: string[];
+  /** A status callback's connect and read timeout, ms (default 6000, production's). */
+  callbackTimeoutMs?: number;
 }
 
 /** A running emulator, for test runners: the admin client, with the accounts at hand and a way to stop. */

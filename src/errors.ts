@@ -153,6 +153,8 @@ export const problems = {
   runId: 'must be a test run id: 1 to 200 visible ASCII characters',
   ownClockOfSandbox: 'only a sandbox (sandbox_of) has a clock or seed of its own',
   trafficRate: 'must be a number of calls an hour, over 0 and at most 3600 (one a second)',
+  outcomeWeight: 'must be a weight: a number, 0 or more',
+  outcomeWeights: 'must give at least one outcome a weight above 0',
   restartOrder: (now: string) =>
     `must be an instant no earlier than the restart before it and no later than the account's clock (${now})`,
   hazardsNeedTraffic: 'hazards shape live traffic: give the account traffic too ({"calls_per_hour": N})',
@@ -243,6 +245,18 @@ export const messages = {
   requestTimeout: 'The request did not arrive in time',
   expectation: (expect: string) => `Expect: ${JSON.stringify(expect)} is not supported; only 100-continue is`,
   bodyTooLarge: (limit: number) => `The request body is larger than this endpoint takes (${limit} bytes)`,
+  // Production's own words for a create missing one of its three required parameters (`CallsEndpoint.validate`).
+  createMissing: (name: 'From' | 'To' | 'Url') => `${name} can not be null.`,
+  createTimeout: (value: string) =>
+    `Timeout must be an integer number of seconds, got ${JSON.stringify(value)} (production lets Integer.parseInt's exception out: a 500)`,
+  createUrl: (value: string) =>
+    `Url is not a URI Java can read, got ${JSON.stringify(value)} (production lets URI.create's exception out: a 500)`,
+  createNotForm: (type: string) =>
+    `Create a call with a form body (Content-Type: application/x-www-form-urlencoded), as production reads it; got ${type === '' ? 'no Content-Type' : type}`,
+  createUnread: (name: string) =>
+    `Production reads no parameter ${JSON.stringify(name)} when it creates a call (it reads From, To, Url, Method, FallbackUrl, FallbackMethod, Username, Password, Timeout, StatusCallback, StatusCallbackMethod, StatusCallbackEvent): ignored`,
+  callbackHostRefused: (host: string) =>
+    `StatusCallback host ${host} is refused: the emulator sends callbacks to loopback addresses and to the hosts named by --callback-hosts only`,
   badDay: (name: string, value: string) => `${name} must start with a date as yyyy-MM-dd, got ${JSON.stringify(value)}`,
   rangeNotSatisfiable: (size: number) => `The Range asks for bytes outside the ${size} of this file`,
   notFoundPrinted: (method: string, path: string, lacks: string, instead: string) =>

@@ -109,6 +109,8 @@ export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}):
     uptime: () => process.uptime() - started,
     log: transport,
     replica,
+    callbackHosts: config.callbackHosts,
+    callbackTimeoutMs: config.callbackTimeoutMs,
   });
   log = app.log;
   // A replica answers once it has applied the log as it found it: requests that come sooner wait.

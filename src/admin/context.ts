@@ -1,5 +1,6 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import type { Dialect } from '../format/uris';
+import type { CallbackDesk } from '../harness/callbacks';
 import type { Faults } from '../harness/faults';
 import type { Journal } from '../harness/journal';
 import { queryOf } from '../input/fields';
@@ -30,6 +31,10 @@ export interface AdminContext {
   log: WriteLog;
   /** The fleet this replica is one of (alone: itself only), for `?fleet=true`. */
   fleet: Pick<FleetLink, 'gather'>;
+  /** Created calls' status callbacks: delivery and journal. */
+  callbacks: CallbackDesk;
+  /** Hosts besides loopback that a StatusCallback may name (`--callback-hosts`). */
+  callbackHosts: readonly string[];
 }
 
 /** One admin request, as a handler sees it: no express. */
@@ -64,12 +69,16 @@ export function adminRequestOf(
   };
 }
 
-/** What a handler answers: JSON with a status, or bytes of a type. */
-export type AdminReply =
+/**
+ * What a handler answers: JSON with a status, or bytes of a type. `settle`: work the answer waits
+ * for after the write is applied (a clock move's callbacks), outside the write log's turn.
+ */
+export type AdminReply = (
   | { status: 200 | 201; json: unknown }
   | { status: 200; bytes: Buffer; type: string; headers?: Readonly<Record<string, string>> }
   /** A large JSON body, made a chunk at a time as the socket takes it (see writeChunks). */
-  | { status: 200 | 201; chunks: Iterator<string> };
+  | { status: 200 | 201; chunks: Iterator<string> }
+) & { settle?: Promise<void> };
 
 /** A handler answers at once, or (long work, done in slices) later. */
 export type AdminHandler = (ctx: AdminContext, req: AdminRequest) => AdminReply | Promise<AdminReply>;
@@ -128,10 +137,11 @@ export function scopedAccount(rawQuery: string): string | undefined {
   return account;
 }
 
-/** What a reset or a new seed also clears: the requests seen and the faults set. */
+/** What a reset or a new seed also clears: the requests seen, the faults set, the callbacks sent. */
 export function clearHarness(ctx: AdminContext): void {
   ctx.journal.clear();
   ctx.faults.clear();
+  ctx.callbacks.reset();
 }
 
 /** Whether a report's query asks for the whole fleet (`fleet=true`); a 400 for any other value. */

@@ -4,6 +4,7 @@ import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
 import { writeChunks } from '../http/stream';
 import { type AdminContext, type AdminHandler, type AdminReply, adminRequestOf } from './context';
+import { CREATE_CALL_ROUTE, createCall } from './create-call';
 import { ADMIN_BODY_BYTES, adminGuard, bodyReader, type GuardOptions, scriptsOnly } from './guard';
 import { ADMIN_ROUTES, type AdminRoute } from './routes';
 
@@ -13,10 +14,12 @@ export const VERSION_HEADER = 'X-Callrec-Version';
 /** A route's key in the write log: its method and path pattern. */
 export const routeKey = (r: AdminRoute) => `${r.method} ${r.path}`;
 
-/** The handlers the write log applies, by route key. */
-export const WRITE_HANDLERS: ReadonlyMap<string, AdminHandler> = new Map(
-  ADMIN_ROUTES.filter(isWrite).map((r) => [routeKey(r), r.handler]),
-);
+/** The handlers the write log applies, by route key: every admin write, and a create of a call. */
+export const WRITE_HANDLERS: ReadonlyMap<string, AdminHandler> = new Map([
+  ...ADMIN_ROUTES.filter(isWrite).map((r) => [routeKey(r), r.handler] as const),
+  // The API's one write: creating a call (routes/create-call.ts takes it, the log applies it).
+  [CREATE_CALL_ROUTE, createCall] as const,
+]);
 
 /** Whether a route changes state: every POST, PUT and DELETE but the queries sent as a body. */
 function isWrite(r: AdminRoute): boolean {
@@ -61,6 +64,7 @@ export function mountAdmin(app: Express, ctx: AdminContext, guard: GuardOptions)
         ? async (req, res) => {
             // Every write goes through the log, here too: this process applies it in its turn.
             const { version, reply } = await ctx.log.write(key, params(req), exchangeOf(req).query, body(req));
+            await reply.settle;
             res.setHeader(VERSION_HEADER, version);
             await send(res, reply);
           }

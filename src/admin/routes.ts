@@ -1,6 +1,7 @@
 import { adminRoutes as paths } from '../format/uris';
 import * as accounts from './accounts';
 import { listBuilds } from './builds';
+import * as callbacks from './callbacks';
 import * as clock from './clock';
 import type { AdminHandler } from './context';
 import * as faults from './faults';
@@ -73,6 +74,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('GET', paths.request, journal.getRequest),
   route('GET', paths.walks, walkReports.listWalks),
   route('GET', paths.builds, listBuilds),
+  route('GET', paths.callbacks, callbacks.listCallbacks),
+  route('DELETE', paths.callbacks, callbacks.clearCallbacks),
 
   route('GET', paths.faults, faults.listFaults),
   route('POST', paths.faults, faults.addFault),

@@ -6,6 +6,7 @@ import type { Account } from '../store/world';
 import { hazardsView } from './accounts';
 import { accountClockView, clockTarget } from './clock';
 import { type AdminContext, type AdminHandler, accountView, created, endAccount, ok } from './context';
+import { deliverPassed } from './create-call';
 import { accountFromState } from './state';
 
 /** A sandbox as the admin API shows it: an account (with its token), and where it came from. */
@@ -128,8 +129,11 @@ export const getSandboxClock: AdminHandler = (ctx, req) => {
 /** `POST /__admin/sandboxes/{sid}/clock`: moves the sandbox's clock only, as /__admin/clock moves the world's. */
 export const moveSandboxClock: AdminHandler = (ctx, req) => {
   const sandbox = sandboxOf(ctx, req.params['sid'] ?? '');
+  const fromMs = sandbox.context.nowMs;
   ctx.world.setSandboxClock(sandbox, clockTarget(ctx.world, req.body(), sandbox.context.nowMs));
-  return ok(accountClockView(ctx.world, sandbox.context.nowMs));
+  const reply = ok(accountClockView(ctx.world, sandbox.context.nowMs));
+  const settle = deliverPassed(ctx, [sandbox], fromMs, sandbox.context.nowMs);
+  return settle === undefined ? reply : { ...reply, settle };
 };
 
 /** `DELETE /__admin/sandboxes/{sid}`: the sandbox goes; its parent is untouched. */

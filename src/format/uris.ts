@@ -146,6 +146,7 @@ export const adminRoutes = {
   request: `${ADMIN}/requests/:id`,
   walks: `${ADMIN}/walks`,
   builds: `${ADMIN}/builds`,
+  callbacks: `${ADMIN}/callbacks`,
   sandboxes: `${ADMIN}/sandboxes`,
   sandbox: `${ADMIN}/sandboxes/:sid`,
   sandboxClock: `${ADMIN}/sandboxes/:sid/clock`,

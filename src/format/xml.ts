@@ -101,3 +101,12 @@ export function xmlWrapped(name: string, attrs: readonly (readonly [string, stri
 export function xmlDocument(field: XmlField): string {
   return `<${XML_ROOT}>${xmlElement(field, 1)}\n</${XML_ROOT}>`;
 }
+
+/**
+ * An element as the whole document, with no `<RestcommResponse>` around it: what XStream's
+ * `toXML` of the record itself writes (production answers a created call so).
+ * @example xmlRoot(['Call', [['Sid', 'ID1-CA2']]]) // '<Call>\n  <Sid>ID1-CA2</Sid>\n</Call>'
+ */
+export function xmlRoot(field: XmlField): string {
+  return xmlElement(field, 0).slice(1);
+}

@@ -1,6 +1,7 @@
 import { personName, sipUser } from '../random/faker';
 import { SidCodec } from '../random/sid-codec';
 import { Stream, StreamFamily } from '../random/stream';
+import type { OutcomeSpec } from './created-call';
 import type { HazardSpec } from './hazards';
 import { LIST_STREAMS, type ListName, perList } from './lists';
 import { PartyPool } from './parties';
@@ -31,6 +32,8 @@ export interface AccountSpec {
   parent?: string;
   /** Restcomm's role; absent: `Developer`, the role of the accounts that read calls. */
   role?: AccountRole;
+  /** How calls created by `POST Calls.json` end (see created-call.ts); absent: as seeded calls do. */
+  outcomes?: OutcomeSpec;
 }
 
 /**

@@ -122,8 +122,9 @@ export interface LifeStep {
 export function lifeSteps(call: CallRecord): LifeStep[] {
   const c = call.startSec;
   // An insert given in-progress lives as any answered call (in-progress from its answer); one
-  // given queued or ringing stays so until it ends.
-  const given = call.lifecycle?.status === 'in-progress' ? undefined : call.lifecycle?.status;
+  // given queued or ringing stays so until it ends. A created call (`natural`) lives as a seeded one.
+  const given =
+    call.lifecycle?.status === 'in-progress' || call.lifecycle?.natural === true ? undefined : call.lifecycle?.status;
   const first: LiveStatus = given ?? (outbound(call) ? 'queued' : 'ringing');
   const steps: LifeStep[] = [{ status: first, atSec: c }];
   const answerSec = c + call.ringSec;

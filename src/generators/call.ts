@@ -1,6 +1,7 @@
 import type { Stream } from '../random/stream';
 import { Weights } from '../random/weights';
 import type { AccountProfile, Endpoint, WorldContext } from './account';
+import type { CallbackSubscription } from './created-call';
 import { ANONYMOUS, ANONYMOUS_TEXT, partyIndex } from './parties';
 import { blockLayout, CALLS_PER_BLOCK, recordedMask } from './recording-layout';
 import { MIN_GAP_SEC, newerStartSec, startFromDraw } from './timeline';
@@ -72,7 +73,9 @@ export interface CallRecord extends CallCore {
    * An inserted call given a live status: it shows that status from its creation (and
    * `in-progress` from its answer) until its end, then its final form. Only inserts carry it.
    */
-  lifecycle?: { status: LiveStatus };
+  lifecycle?: { status: LiveStatus; natural?: true };
+  /** A call made by `POST Calls.json` with a StatusCallback: where its callbacks go (see created-call.ts). */
+  callback?: CallbackSubscription;
   /**
    * Set when a restart sweep found the call live (see `sweptAtClock`): it shows `completed`,
    * and stays as the sweep left it.
@@ -318,6 +321,8 @@ export function priceIntOf(talk: number, inbound: boolean, rateDraw: number): nu
 /** The directions and statuses of the weight tables, in their order: what key tables are laid out by. */
 export const DIRECTION_TABLE: readonly CallDirection[] = DIRECTIONS.values;
 export const STATUS_TABLE: readonly CallStatus[] = STATUSES.values;
+/** How seeded calls end, by weight: what a created call's outcome is drawn from unless its account says otherwise. */
+export const STATUS_MIX: Weights<CallStatus> = STATUSES;
 
 /** The direction of the direction table's entry `k`. */
 export function directionOf(k: number): CallDirection {

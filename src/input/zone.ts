@@ -37,8 +37,8 @@ export function isZone(zone: string): boolean {
   return formatterOf(zone) !== undefined;
 }
 
-/** The zone's offset from UTC at instant `ms`, in ms (east positive). */
-function offsetAt(zone: string, ms: number): number {
+/** The zone's offset from UTC at instant `ms`, in ms (east positive). @example offsetAt('+09:00', 0) // 32400000 */
+export function offsetAt(zone: string, ms: number): number {
   const fixed = FIXED.exec(zone);
   if (fixed !== null) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3])) * 60_000;
   const parts = (formatterOf(zone) as Intl.DateTimeFormat).formatToParts(ms);

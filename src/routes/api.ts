@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { authedAccount, requireAccount, requireAccountRef, requireLogin } from '../auth';
 import { accountJson, accountXml } from '../format/account';
 import { ADMIN, adminRoutes, apiRoutes, routes } from '../format/uris';
@@ -18,10 +18,10 @@ const ALLOW = 'GET, HEAD';
 
 /**
  * The provider's API under every mount prefix of the dialect: every list, the audio, single
- * records, a call's sub-lists and (Restcomm dialect) the account resource.
+ * records, a call's sub-lists, creating calls (`create`) and (Restcomm dialect) the account resource.
  * Routes sit on the app itself, not in nested routers: each router level costs every request.
  */
-export function mountApi(app: Express, world: World, settings: ListSettings): void {
+export function mountApi(app: Express, world: World, settings: ListSettings, create: RequestHandler[] = []): void {
   const { dialect } = settings;
   const auth = requireAccount(world, dialect);
   for (const mount of dialect.mounts) {
@@ -30,7 +30,9 @@ export function mountApi(app: Express, world: World, settings: ListSettings): vo
     const handler = <K extends ListName>(name: K) => listHandler(LIST_RESOURCES[name], settings, mount, descendants);
     for (const name of LIST_NAMES) {
       app.get(r[name], ...auth, handler(name));
-      app.all(r[name], methodNotAllowed(ALLOW));
+      // Calls are created by a POST to their list (see routes/create-call.ts).
+      if (name === 'calls' && create.length > 0) app.post(r[name], ...auth, ...create);
+      app.all(r[name], methodNotAllowed(name === 'calls' && create.length > 0 ? `${ALLOW}, POST` : ALLOW));
     }
     // The audio route comes before the single-recording one, whose sid would swallow ".wav".
     mountAudio(app, world, r);

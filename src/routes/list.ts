@@ -84,8 +84,9 @@ interface PageItem<R> {
 /**
  * Header values must be visible ASCII; warnings quote what the client sent, so anything else is
  * escaped rather than allowed to break the response.
+ * @example headerSafe('café') // 'caf\\u00e9'
  */
-function headerSafe(text: string): string {
+export function headerSafe(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -1,5 +1,7 @@
 import { problems, ValidationError } from '../errors';
 import { ACCOUNT_ROLES, type AccountSpec } from '../generators/account';
+import { CALL_STATUSES, type CallStatus } from '../generators/call';
+import type { OutcomeSpec } from '../generators/created-call';
 import { type HazardSpec, MAX_COMMIT_LAG_S, MAX_INSTANCES, MAX_SKEW_S } from '../generators/hazards';
 import { notificationCapacity } from '../generators/notification';
 import { recordingCapacity } from '../generators/recording-layout';
@@ -20,6 +22,8 @@ const ACCOUNT_FIELDS = [
   'hazards',
   'parent',
   'role',
+  'outcomes',
+  'outcomes_by_to',
 ] as const;
 const SID_PATTERN = /^AC[0-9a-f]{32}$/;
 // A Basic user name cannot hold ':' (it ends the user name), and header text must be visible ASCII.
@@ -111,7 +115,41 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
     spec.hazards = validateHazards(hazards, `${at}.hazards`);
     if (spec.traffic === undefined) r.fail('hazards', problems.hazardsNeedTraffic);
   }
+  const outcomes = validateOutcomes(r.body['outcomes'], r.body['outcomes_by_to'], at);
+  if (outcomes !== undefined) spec.outcomes = outcomes;
   return spec;
+}
+
+/**
+ * How an account's created calls end: `outcomes` weights by final status
+ * (`{"completed": 0.8, "busy": 0.2}`, at least one above 0) and `outcomes_by_to`, a status for
+ * some To numbers (`{"+15550001111": "busy"}`), which wins over the weights.
+ */
+function validateOutcomes(weights: unknown, byTo: unknown, at: string): OutcomeSpec | undefined {
+  const spec: OutcomeSpec = {};
+  if (weights !== undefined && weights !== null) {
+    const w: Reader = readerOf(weights, `${at}.outcomes`, CALL_STATUSES);
+    const read: Partial<Record<CallStatus, number>> = {};
+    for (const status of CALL_STATUSES) {
+      const v = w.body[status];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) w.fail(status, problems.outcomeWeight);
+      read[status] = v;
+    }
+    if (!Object.values(read).some((v) => v > 0)) throw new ValidationError(`${at}.outcomes`, problems.outcomeWeights);
+    spec.weights = read;
+  }
+  if (byTo !== undefined && byTo !== null) {
+    if (!isObject(byTo)) throw new ValidationError(`${at}.outcomes_by_to`, problems.object);
+    const read: Record<string, CallStatus> = {};
+    for (const [to, status] of Object.entries(byTo)) {
+      if (!(CALL_STATUSES as readonly unknown[]).includes(status))
+        throw new ValidationError(`${at}.outcomes_by_to.${to}`, problems.oneOf(CALL_STATUSES, status));
+      read[to] = status as CallStatus;
+    }
+    spec.byTo = read;
+  }
+  return spec.weights === undefined && spec.byTo === undefined ? undefined : spec;
 }
 
 /**
@@ -151,6 +189,8 @@ export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
     ...(spec.hazards === undefined ? {} : { hazards: hazardsAsFixture(spec.hazards) }),
     ...(spec.parent === undefined ? {} : { parent: spec.parent }),
     ...(spec.role === undefined ? {} : { role: spec.role }),
+    ...(spec.outcomes?.weights === undefined ? {} : { outcomes: spec.outcomes.weights }),
+    ...(spec.outcomes?.byTo === undefined ? {} : { outcomes_by_to: spec.outcomes.byTo }),
   };
 }
 

@@ -45,6 +45,8 @@ export function makeEmulator(
     ui?: Map<string, UiAsset>;
     /** How long X-Callrec-Version waits (default 5000 ms). */
     versionWaitMs?: number;
+    callbackHosts?: string[];
+    callbackTimeoutMs?: number;
   } = {},
 ): TestEmulator {
   const world = new World({
@@ -68,6 +70,8 @@ export function makeEmulator(
     adminToken: options.adminToken ?? null,
     adminHosts: options.adminHosts ?? [],
     ...(options.versionWaitMs === undefined ? {} : { versionWaitMs: options.versionWaitMs }),
+    ...(options.callbackHosts === undefined ? {} : { callbackHosts: options.callbackHosts }),
+    ...(options.callbackTimeoutMs === undefined ? {} : { callbackTimeoutMs: options.callbackTimeoutMs }),
     onInternalError: () => undefined,
   });
   // Every response is checked against openapi.json; injected faults answer what they are told.

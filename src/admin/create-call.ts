@@ -1,0 +1,152 @@
+import { ApiError, messages } from '../errors';
+import { callJson, callXml } from '../format/call';
+import { xmlRoot } from '../format/xml';
+import { storedAtClock } from '../generators/call-life';
+import { type CallRequest, createdCall } from '../generators/created-call';
+import { CallbackDesk, callbackHostAllowed, javaUriParses } from '../harness/callbacks';
+import type { Account } from '../store/world';
+import type { AdminContext, AdminHandler } from './context';
+
+/**
+ * `POST Calls.json` as a write: the API route takes the request (auth, form body) and hands it
+ * to the write log as this handler's entry, so every replica creates the same call in the same
+ * turn. Production's checks, in its order (`CallsEndpoint.putCall`), then the call, then the
+ * `initiated` callback, sent by the replica that took the request.
+ */
+
+/** The write log's key of a create: not an admin path, so no client can send it to /__admin. */
+export const CREATE_CALL_ROUTE = 'POST /Accounts/:sid/Calls';
+
+/** The parameters production reads of a create (`putCall`, `getUrl`, `getMethod`, `getTimeout`). */
+export const CREATE_PARAMS = [
+  'From',
+  'To',
+  'Url',
+  'Method',
+  'FallbackUrl',
+  'FallbackMethod',
+  'Username',
+  'Password',
+  'Timeout',
+  'StatusCallback',
+  'StatusCallbackMethod',
+  'StatusCallbackEvent',
+] as const;
+
+/** The form as the route read it: each name's first value, as `MultivaluedMap.getFirst` gives. */
+export type CreateForm = Readonly<Record<string, string>>;
+
+/**
+ * Reads a create's form as production does:
+ * - From, To and Url must be present (`validate`: "From can not be null.", checked in that order;
+ *   present and empty passes);
+ * - `Timeout` must be an integer and `Url` a URI (production lets both exceptions out: a 500;
+ *   here a 400 that says so);
+ * - a To with `?` carries custom SIP headers after it: the number is what comes before;
+ * - a StatusCallback Java's `URI` cannot parse is dropped without a word, so the call sends no
+ *   callbacks; StatusCallbackMethod (POST by default) is read only with one;
+ *   StatusCallbackEvent only adds to the four states every call subscribes, so it changes nothing;
+ * - numbers are not normalized: production's default configuration has
+ *   `normalize-numbers-for-outbound-calls` false.
+ * The emulator adds one check: a StatusCallback to a host other than loopback and
+ * `--callback-hosts` is refused (a 400), so a test can never post to a real host.
+ */
+export function readCreate(form: CreateForm, allowedHosts: readonly string[]): CallRequest {
+  for (const name of ['From', 'To', 'Url'] as const) {
+    if (form[name] === undefined) throw new ApiError(400, messages.createMissing(name));
+  }
+  const timeoutText = form['Timeout'];
+  let timeoutSec = 60;
+  if (timeoutText !== undefined) {
+    // Integer.parseInt: an optional sign and digits, within an int.
+    if (!/^[+-]?\d{1,10}$/.test(timeoutText) || Math.abs(Number(timeoutText)) > 2 ** 31 - 1)
+      throw new ApiError(400, messages.createTimeout(timeoutText));
+    timeoutSec = Math.max(1, Number(timeoutText));
+  }
+  const url = form['Url'] as string;
+  if (!javaUriParses(url)) throw new ApiError(400, messages.createUrl(url));
+  let to = (form['To'] as string).trim();
+  if (to.includes('?')) to = to.slice(0, to.indexOf('?'));
+  const from = (form['From'] as string).trim();
+  const callbackText = form['StatusCallback']?.trim();
+  let callback: CallRequest['callback'] = null;
+  if (callbackText !== undefined && javaUriParses(callbackText)) {
+    const target = URL.canParse(callbackText) ? new URL(callbackText) : null;
+    if (target !== null && /^https?:$/.test(target.protocol) && !callbackHostAllowed(target.hostname, allowedHosts))
+      throw new ApiError(400, messages.callbackHostRefused(target.hostname));
+    callback = { url: callbackText, method: form['StatusCallbackMethod']?.trim() ?? 'POST' };
+  }
+  return { from, to, timeoutSec, callback };
+}
+
+/** The parameters of a create that production reads nowhere: said in a warning header. */
+export function unreadParams(form: CreateForm): string[] {
+  return Object.keys(form).filter((name) => !(CREATE_PARAMS as readonly string[]).includes(name));
+}
+
+/** The accounts on the world's clock, and their created calls with callbacks, in creation order. */
+export function subscribedCalls(accounts: readonly Account[]) {
+  return accounts.flatMap((account) =>
+    account.calls
+      .insertedRecords()
+      .filter((call) => call.callback !== undefined)
+      .map((call) => ({ accountSid: account.profile.sid, call })),
+  );
+}
+
+/**
+ * Sends the callbacks of `accounts`' calls due in (fromMs, toMs], in order, when this replica
+ * took the write that moved the clock (another replica applying it sends nothing). The promise
+ * (none when nothing is due) settles once each has an outcome: the move's answer waits for it,
+ * the write log does not (a receiver that writes to the emulator as it answers would otherwise
+ * wait on itself).
+ */
+export function deliverPassed(
+  ctx: AdminContext,
+  accounts: readonly Account[],
+  fromMs: number,
+  toMs: number,
+): Promise<void> | undefined {
+  if (!ctx.log.applyingOwn || toMs <= fromMs) return undefined;
+  const due = CallbackDesk.dueBetween(subscribedCalls(accounts), fromMs, toMs);
+  return due.length === 0 ? undefined : ctx.callbacks.deliver(due);
+}
+
+/**
+ * The write: the call created at the account's clock, answered as production answers a create
+ * (200 and the record as it stands: `queued`), in JSON or, Restcomm dialect without `.json`, its
+ * XML element alone (`xstream.toXML(cdr)`: no `<RestcommResponse>` around it).
+ * The `initiated` callback is sent after the answer, as production's Call actor sends it while
+ * the endpoint is still answering; a clock move waits for it before its own.
+ */
+export const createCall: AdminHandler = (ctx, req) => {
+  const account = ctx.world.account(req.params['sid'] ?? '');
+  if (account === undefined) throw new ApiError(404, messages.noAccount(req.params['sid'] ?? ''));
+  const form = req.body() as CreateForm;
+  const request = readCreate(form, ctx.callbackHosts);
+  const nowMs = account.context.nowMs;
+  const call = createdCall(
+    account.context,
+    account.profile,
+    account.calls.nextInsert,
+    nowMs,
+    request,
+    account.spec.outcomes,
+  );
+  ctx.world.insertCalls(account, [call]);
+  if (ctx.log.applyingOwn && call.callback !== undefined) {
+    const due = CallbackDesk.dueBetween([{ accountSid: account.profile.sid, call }], nowMs - 1, nowMs);
+    // Not awaited: the answer does not wait for the receiver (see above).
+    void ctx.callbacks.deliver(due);
+  }
+  const shown = storedAtClock(call, nowMs);
+  const xml = req.params['format'] === 'xml';
+  return {
+    status: 200,
+    bytes: Buffer.from(
+      xml ? xmlRoot(callXml(shown, account.profile.sid)) : callJson(shown, account.profile.sid),
+      'utf8',
+    ),
+    type: xml ? 'application/xml' : 'application/json',
+  };
+};

@@ -1,0 +1,153 @@
+import { Stream } from '../random/stream';
+import { Weights } from '../random/weights';
+import type { AccountProfile, WorldContext } from './account';
+import { CALL_STATUSES, type CallRecord, type CallStatus, priceIntOf, STATUS_MIX, talkOf } from './call';
+import { lifeSteps } from './call-life';
+import { insertedCallDefaults } from './inserted';
+
+/**
+ * A call made through `POST Calls.json`: an `outbound-api` call that lives its life on the
+ * account's clock (queued, ringing, answered or not, ended) as Restcomm's Call actor writes it,
+ * and the status callbacks it sends on the way (`Call.executeStatusCallback`).
+ */
+
+/** Where a created call's status callbacks go, as the request asked: production's defaults filled in. */
+export interface CallbackSubscription {
+  /** The StatusCallback URL as given (its own query is sent too: see format/callback.ts). */
+  url: string;
+  /** StatusCallbackMethod as given, POST when absent; compared ignoring case when sent. */
+  method: string;
+  /** The instant of the request, in ms: the `initiated` callback's. */
+  createdMs: number;
+}
+
+/**
+ * How an account's created calls end: weights by final status (any subset; absent: production's
+ * mix, the seeded calls' own), and a fixed outcome for some `To` numbers ("this number is always
+ * busy"), which wins.
+ * @example { weights: { completed: 0.8, busy: 0.2 }, byTo: { '+15550001111': 'no-answer' } }
+ */
+export interface OutcomeSpec {
+  weights?: Partial<Record<CallStatus, number>>;
+  byTo?: Readonly<Record<string, CallStatus>>;
+}
+
+/** What a create request gives, read and normalized (see admin/create-call.ts). */
+export interface CallRequest {
+  from: string;
+  to: string;
+  /** Seconds the callee may ring before the call is given up: `Timeout`, 60 when absent. */
+  timeoutSec: number;
+  callback: Omit<CallbackSubscription, 'createdMs'> | null;
+}
+
+/** The weight table of an account's outcomes: the given weights, or production's mix. */
+function outcomeTable(spec: OutcomeSpec | undefined): Weights<CallStatus> {
+  const given = spec?.weights;
+  // Absent: the seeded calls' mix, so a created call ends as a listed one does.
+  if (given === undefined) return STATUS_MIX;
+  return new Weights(CALL_STATUSES.filter((s) => (given[s] ?? 0) > 0).map((s) => [s, given[s] as number] as const));
+}
+
+/**
+ * The k-th call created in the account, at `nowMs`: its sid and ids as the k-th insert's (so
+ * creates and admin inserts number alike), its outcome drawn from a stream keyed by that sid
+ * (unless the account fixes it), its ring and talk from the same stream.
+ * - answered: rings 2 to 20 s (never to the timeout), talks as a seeded call does;
+ * - busy: rings 1 to 10 s; canceled: rings 3 s to the timeout (the caller gives up);
+ * - no-answer: rings the whole `Timeout`; failed and not-found: end as they are dialled.
+ * @example createdCall(world, account, 0, nowMs, { from: '+15126002188', to: '+15550001111', timeoutSec: 60, callback: null }).status // 'completed'
+ */
+export function createdCall(
+  world: WorldContext,
+  account: AccountProfile,
+  k: number,
+  nowMs: number,
+  request: CallRequest,
+  outcomes?: OutcomeSpec,
+): CallRecord {
+  const call = insertedCallDefaults(world, account, k);
+  const s = Stream.of([call.sid, 'outcome']);
+  const table = outcomeTable(outcomes);
+  const drawn = table.values[table.index(s.float())] as CallStatus;
+  const status = outcomes?.byTo?.[request.to] ?? drawn;
+  const timeout = request.timeoutSec;
+  const startSec = Math.floor(nowMs / 1000);
+  const ringSec = ringOfOutcome(status, timeout, s);
+  const talk = status === 'completed' ? talkOf(0, false, s.float()) : 0;
+  const priceDraw = s.float();
+  const endMs = (startSec + ringSec + talk) * 1000 + s.int(0, 999);
+  call.direction = 'outbound-api';
+  call.from = request.from;
+  call.to = request.to;
+  call.callerName = userOf(request.from);
+  call.status = status;
+  call.startSec = startSec;
+  call.ringSec = ringSec;
+  call.endMs = Math.max(endMs, nowMs);
+  call.duration = status === 'completed' ? talk : status === 'canceled' ? ringSec : status === 'busy' ? 0 : null;
+  call.priceInt = status === 'completed' ? priceIntOf(talk, false, priceDraw) : 0;
+  call.lifecycle = { status: 'queued', natural: true };
+  if (request.callback !== null) call.callback = { ...request.callback, createdMs: nowMs };
+  return call;
+}
+
+/** Seconds a created call rings before its outcome. */
+function ringOfOutcome(status: CallStatus, timeout: number, s: Stream): number {
+  switch (status) {
+    case 'completed':
+      return Math.min(s.int(2, 20), Math.max(timeout - 1, 2));
+    case 'busy':
+      return Math.min(s.int(1, 10), timeout);
+    case 'canceled':
+      return Math.max(1, Math.min(s.int(3, 30), timeout - 1));
+    case 'no-answer':
+      return timeout;
+    default:
+      return 0;
+  }
+}
+
+/**
+ * The user part of an address, as production's SIP URIs give it: `sip:alice@host` and
+ * `client:alice` are `alice`, a number is itself.
+ * @example userOf('sip:alice@example.com') // 'alice'
+ */
+export function userOf(address: string): string {
+  const bare = address.replace(/^(sips?|client):/, '');
+  const at = bare.indexOf('@');
+  return at === -1 ? bare : bare.slice(0, at);
+}
+
+/** The four callback states, in production's order; each one's `SequenceNumber` is its index. */
+export const CALLBACK_EVENTS = ['initiated', 'ringing', 'answered', 'completed'] as const;
+export type CallbackEvent = (typeof CALLBACK_EVENTS)[number];
+
+/** One status callback a created call sends: its state and when. */
+export interface DueCallback {
+  event: CallbackEvent;
+  atMs: number;
+}
+
+/**
+ * The callbacks a call with a subscription sends, in order, from its life (see `lifeSteps`):
+ * - `initiated` as it is dialled (the request's instant);
+ * - `ringing` when the callee's phone rings (the record's ringing state);
+ * - `answered` at the answer;
+ * - `completed` at the end of a call that was answered, busy, failed or canceled. A no-answer or
+ *   not-found call sends none: the Call actor's NoAnswer and NotFound actions set the status only.
+ * @example dueCallbacks(answeredCall).map((c) => c.event) // ['initiated', 'ringing', 'answered', 'completed']
+ */
+export function dueCallbacks(call: CallRecord): DueCallback[] {
+  const sub = call.callback;
+  if (sub === undefined) return [];
+  const due: DueCallback[] = [{ event: 'initiated', atMs: sub.createdMs }];
+  for (const step of lifeSteps(call)) {
+    if (step.status === 'ringing') due.push({ event: 'ringing', atMs: step.atSec * 1000 });
+    if (step.status === 'in-progress') due.push({ event: 'answered', atMs: step.atSec * 1000 });
+  }
+  if (SENDS_COMPLETED.has(call.status)) due.push({ event: 'completed', atMs: call.endMs });
+  return due;
+}
+
+const SENDS_COMPLETED = new Set<CallStatus>(['completed', 'busy', 'failed', 'canceled']);

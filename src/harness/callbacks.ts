@@ -1,0 +1,307 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { type CallbackRequest, callbackParams, callbackRequest } from '../format/callback';
+import { isoMillis } from '../format/dates';
+import type { CallRecord } from '../generators/call';
+import { type CallbackEvent, dueCallbacks } from '../generators/created-call';
+
+/**
+ * The status callbacks of created calls: which are due when a clock moves, their delivery as
+ * production's Downloader makes it (one call's callbacks one after another, calls side by side;
+ * redirects followed; a timeout, an error or any status logged and never retried), and a journal
+ * of every delivery, for `GET /__admin/callbacks` and the sandbox handle.
+ */
+
+/** One callback, due: the call it is about, its account, its state and instant. */
+export interface DueDelivery {
+  accountSid: string;
+  call: CallRecord;
+  event: CallbackEvent;
+  atMs: number;
+}
+
+/** What came back, or why nothing did. */
+export interface DeliveryOutcome {
+  status: number;
+  headers: Record<string, string>;
+  /** The body, cut at the journal's limit. */
+  body: string;
+  truncated: boolean;
+}
+
+/** One delivery as the journal keeps it. */
+export interface CallbackEntry {
+  /** Its place among every callback made due since the last reset: the order they were due in. */
+  seq: number;
+  account_sid: string;
+  call_sid: string;
+  event: CallbackEvent;
+  sequence_number: number;
+  /** The clock's instant the callback was due at (its Timestamp), ISO 8601. */
+  due: string;
+  /** What was sent, after redirects the first request; null when nothing could be. */
+  request: CallbackRequest | null;
+  response: DeliveryOutcome | null;
+  /** Why there is no response (refused host, timeout, reset, bad URL, redirect loop); null if there is. */
+  error: string | null;
+  /** Redirects followed before the last answer. */
+  redirects: number;
+  /** `pending` until the delivery ends. */
+  state: 'pending' | 'done';
+  /** Wall milliseconds the delivery took: the one field two runs do not share (`timing=false` leaves it out). */
+  elapsed_ms: number | null;
+}
+
+export interface CallbackOptions {
+  /** Host names (besides loopback) callbacks may go to: `--callback-hosts`. */
+  hosts: readonly string[];
+  /** Connect and read timeout of one request, ms: production's `http-client.response-timeout`, 6000. */
+  timeoutMs: number;
+  /** Entries the journal keeps, oldest dropped first. */
+  entries: number;
+  /** Bytes of a response body the journal keeps. */
+  bodyBytes: number;
+  /** The server's zone: the Timestamp parameter's. */
+  zone: string;
+}
+
+/** Production's Downloader follows redirects with no bound; the emulator stops a loop here. */
+const MAX_REDIRECTS = 10;
+const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', '[::1]']);
+
+/**
+ * Whether callbacks may go to `host` (a URL's hostname): loopback (127.0.0.0/8, ::1, localhost)
+ * or a name given to `--callback-hosts` (`*.example.com` matches its sub-domains).
+ * @example callbackHostAllowed('127.0.0.1', []) // true
+ * @example callbackHostAllowed('10.0.0.5', []) // false
+ */
+export function callbackHostAllowed(host: string, allowed: readonly string[]): boolean {
+  const h = host.toLowerCase();
+  if (LOOPBACK_NAMES.has(h) || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 4 && h.startsWith('127.')) return true;
+  return allowed.some((a) => (a.startsWith('*.') ? h.endsWith(a.slice(1)) : h === a.toLowerCase()));
+}
+
+/**
+ * Whether Java's `new URI(text)` would take the text (production drops a StatusCallback it cannot
+ * parse, silently): no space or other character RFC 2396 leaves out, and every `%` an escape.
+ * The empty text parses (an empty relative reference).
+ * @example javaUriParses('http://127.0.0.1:9/s') // true
+ * @example javaUriParses('http://127.0.0.1:9/a b') // false
+ */
+export function javaUriParses(text: string): boolean {
+  if (/[\s"<>\\^`{|}]/.test(text)) return false;
+  if (/%(?![0-9A-Fa-f]{2})/.test(text)) return false;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(text);
+  return scheme === null || text.length > (scheme[0] as string).length;
+}
+
+export class CallbackDesk {
+  private readonly journal: CallbackEntry[] = [];
+  private seq = 0;
+  /** Each call's last delivery: the next one starts after it (one Downloader actor a call). */
+  private readonly chains = new Map<string, Promise<void>>();
+  private inFlight = 0;
+
+  constructor(readonly options: CallbackOptions) {}
+
+  /**
+   * The callbacks of `calls` due in (fromMs, toMs], in order: by instant, then as the calls came
+   * (their order in `calls`), then by state.
+   */
+  static dueBetween(
+    calls: readonly { accountSid: string; call: CallRecord }[],
+    fromMs: number,
+    toMs: number,
+  ): DueDelivery[] {
+    const due: DueDelivery[] = [];
+    for (const { accountSid, call } of calls) {
+      for (const d of dueCallbacks(call)) {
+        if (d.atMs > fromMs && d.atMs <= toMs) due.push({ accountSid, call, event: d.event, atMs: d.atMs });
+      }
+    }
+    // Array.prototype.sort is stable: ties keep the calls' order and each call's states' order.
+    return due.sort((a, b) => a.atMs - b.atMs);
+  }
+
+  /**
+   * Sends the callbacks, each after its call's previous one; resolves once every one has an
+   * outcome (answered, refused, failed or timed out: none is retried, as in production).
+   */
+  deliver(due: readonly DueDelivery[]): Promise<void> {
+    const done: Promise<void>[] = [];
+    for (const d of due) {
+      const entry = this.record(d);
+      const previous = this.chains.get(d.call.sid) ?? Promise.resolve();
+      const next = previous.then(() => this.send(entry, d));
+      this.chains.set(d.call.sid, next);
+      done.push(
+        next.finally(() => {
+          if (this.chains.get(d.call.sid) === next) this.chains.delete(d.call.sid);
+        }),
+      );
+    }
+    return Promise.all(done).then(() => undefined);
+  }
+
+  /** Deliveries started and not yet ended. */
+  get pending(): number {
+    return this.inFlight;
+  }
+
+  /** The journal, oldest first, optionally for one account or call. */
+  entries(filter: { account?: string; call?: string } = {}): readonly CallbackEntry[] {
+    return this.journal.filter(
+      (e) =>
+        (filter.account === undefined || e.account_sid === filter.account) &&
+        (filter.call === undefined || e.call_sid === filter.call),
+    );
+  }
+
+  /** Forgets the journal (deliveries under way finish, unjournaled). */
+  clear(): void {
+    this.journal.length = 0;
+  }
+
+  /** A reset: the journal and its numbering start again. */
+  reset(): void {
+    this.clear();
+    this.seq = 0;
+  }
+
+  private record(d: DueDelivery): CallbackEntry {
+    const entry: CallbackEntry = {
+      seq: ++this.seq,
+      account_sid: d.accountSid,
+      call_sid: d.call.sid,
+      event: d.event,
+      sequence_number: ['initiated', 'ringing', 'answered', 'completed'].indexOf(d.event),
+      due: isoMillis(d.atMs),
+      request: null,
+      response: null,
+      error: null,
+      redirects: 0,
+      state: 'pending',
+      elapsed_ms: null,
+    };
+    this.journal.push(entry);
+    if (this.journal.length > this.options.entries) this.journal.shift();
+    return entry;
+  }
+
+  private async send(entry: CallbackEntry, d: DueDelivery): Promise<void> {
+    const sub = d.call.callback;
+    if (sub === undefined) return;
+    this.inFlight++;
+    // Timing is reported, never used: it shapes no data.
+    const started = performance.now();
+    try {
+      const params = callbackParams(d.call, d.accountSid, d.event, d.atMs, this.options.zone);
+      let target = absoluteUrl(sub.url);
+      if (target === undefined) {
+        entry.error = `StatusCallback ${JSON.stringify(sub.url)} is not an absolute http or https URL: production's HTTP client fails on it and logs the failure`;
+        return;
+      }
+      for (let hop = 0; ; hop++) {
+        const req = callbackRequest(target, sub.method, params);
+        if (req === undefined) {
+          entry.error = `StatusCallbackMethod ${JSON.stringify(sub.method)} is neither GET nor POST: production's Downloader refuses it and sends nothing`;
+          return;
+        }
+        entry.request ??= req;
+        if (!callbackHostAllowed(target.hostname, this.options.hosts)) {
+          entry.error = `host ${target.hostname} refused: callbacks go to loopback and to the hosts named by --callback-hosts`;
+          return;
+        }
+        const outcome = await this.fetch(req);
+        if ('error' in outcome) {
+          entry.error = outcome.error;
+          return;
+        }
+        const location = outcome.location;
+        entry.response = outcome.response;
+        if (location === undefined) return;
+        if (hop === MAX_REDIRECTS) {
+          entry.error = `more than ${MAX_REDIRECTS} redirects: the emulator stops there (production's Downloader follows them without end)`;
+          return;
+        }
+        const next = absoluteUrl(location, target);
+        if (next === undefined) return;
+        target = next;
+        entry.redirects++;
+      }
+    } finally {
+      entry.state = 'done';
+      entry.elapsed_ms = Math.round(performance.now() - started);
+      this.inFlight--;
+    }
+  }
+
+  /** One request and its answer; a redirect's Location separately. */
+  private fetch(req: CallbackRequest): Promise<{ response: DeliveryOutcome; location?: string } | { error: string }> {
+    const { timeoutMs, bodyBytes } = this.options;
+    return new Promise((resolve) => {
+      const url = new URL(req.url);
+      const body = Buffer.from(req.body, 'utf8');
+      const headers: Record<string, string | number> = { ...req.headers, connection: 'close' };
+      if (req.method === 'POST') headers['content-length'] = body.length;
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      let settled = false;
+      const finish = (value: { response: DeliveryOutcome; location?: string } | { error: string }) => {
+        if (settled) return;
+        settled = true;
+        resolve(value);
+      };
+      const out = send(url, { method: req.method, headers, timeout: timeoutMs }, (res) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        let truncated = false;
+        res.on('data', (chunk: Buffer) => {
+          if (kept < bodyBytes) chunks.push(chunk.subarray(0, bodyBytes - kept));
+          if (kept + chunk.length > bodyBytes) truncated = true;
+          kept = Math.min(bodyBytes, kept + chunk.length);
+        });
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          const response = {
+            status,
+            headers: flat(res.headers),
+            body: Buffer.concat(chunks).toString('utf8'),
+            truncated,
+          };
+          const location = REDIRECTS.has(status) ? res.headers.location : undefined;
+          finish(location === undefined ? { response } : { response, location });
+        });
+        res.on('error', (err) => finish({ error: `response failed: ${err.message}` }));
+      });
+      out.on('timeout', () => {
+        out.destroy();
+        finish({ error: `no answer within ${timeoutMs} ms (production's http-client.response-timeout)` });
+      });
+      out.on('error', (err: NodeJS.ErrnoException) => finish({ error: `${err.code ?? 'error'}: ${err.message}` }));
+      out.end(req.method === 'POST' ? body : undefined);
+    });
+  }
+}
+
+/** The statuses the Downloader follows (`isRedirect`). */
+const REDIRECTS = new Set([301, 302, 303, 307]);
+
+/** An absolute http(s) URL, or undefined (relative, another scheme, unparsable). */
+function absoluteUrl(text: string, base?: URL): URL | undefined {
+  try {
+    const url = new URL(text, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function flat(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
