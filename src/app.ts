@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express from 'express';
 import type { AdminContext } from './admin/context';
+import { submitCreate } from './admin/create-call';
 import { answerGather, soloFleet } from './admin/fleet';
 import { mountAdmin, VERSION_HEADER, WRITE_HANDLERS } from './admin/mount';
 import type { StateDef } from './admin/provider-states';
@@ -157,7 +158,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     strict,
     serverZone: deps.serverZone ?? 'UTC',
   };
-  mountApi(app, world, listSettings, createCallHandler(listSettings, log));
+  mountApi(app, world, listSettings, createCallHandler(listSettings, submitCreate(log, strict)));
   mountAdmin(app, admin, {
     token: deps.adminToken ?? null,
     hosts: new Set((deps.adminHosts ?? []).map((h) => h.toLowerCase())),

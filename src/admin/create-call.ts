@@ -1,11 +1,14 @@
+import type { ServerResponse } from 'node:http';
 import { ApiError, messages } from '../errors';
 import { callJson, callXml } from '../format/call';
 import { xmlRoot } from '../format/xml';
 import { storedAtClock } from '../generators/call-life';
 import { type CallRequest, createdCall } from '../generators/created-call';
 import { CallbackDesk, callbackHostAllowed, javaUriParses } from '../harness/callbacks';
+import { headerSafe, VERSION_HEADER } from '../http/exchange';
 import type { Account } from '../store/world';
 import type { AdminContext, AdminHandler } from './context';
+import type { WriteLog } from './write-log';
 
 /**
  * `POST Calls.json` as a write: the API route takes the request (auth, form body) and hands it
@@ -82,6 +85,29 @@ export function readCreate(form: CreateForm, allowedHosts: readonly string[]): C
 /** The parameters of a create that production reads nowhere: said in a warning header. */
 export function unreadParams(form: CreateForm): string[] {
   return Object.keys(form).filter((name) => !(CREATE_PARAMS as readonly string[]).includes(name));
+}
+
+/**
+ * Takes a create the API route has read: a parameter production reads nowhere is ignored, as
+ * there, and said in `X-Emulator-Warning` (a 400 with --strict); the rest goes through the write
+ * log, and its reply is the answer.
+ * @example app.post(path, ...createCallHandler(settings, submitCreate(log, false)))
+ */
+export function submitCreate(log: WriteLog, strict: boolean) {
+  return async (account: Account, form: CreateForm, format: string, res: ServerResponse): Promise<void> => {
+    const warnings = unreadParams(form).map((name) => headerSafe(messages.createUnread(name)));
+    const [first] = warnings;
+    if (strict && first !== undefined) throw new ApiError(400, first);
+    const { version, reply } = await log.write(CREATE_CALL_ROUTE, { sid: account.profile.sid, format }, '', {
+      value: form,
+    });
+    if (!('bytes' in reply)) throw new Error('a create answers bytes');
+    for (const w of warnings) res.appendHeader('X-Emulator-Warning', w);
+    res.setHeader(VERSION_HEADER, version);
+    res.statusCode = reply.status;
+    res.setHeader('Content-Type', reply.type);
+    res.end(reply.bytes);
+  };
 }
 
 /** The accounts on the world's clock, and their created calls with callbacks, in creation order. */

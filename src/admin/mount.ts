@@ -1,15 +1,14 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { ADMIN } from '../format/uris';
 import { methodNotAllowed } from '../http/error-handler';
-import { exchangeOf } from '../http/exchange';
+import { exchangeOf, VERSION_HEADER } from '../http/exchange';
 import { writeChunks } from '../http/stream';
 import { type AdminContext, type AdminHandler, type AdminReply, adminRequestOf } from './context';
 import { CREATE_CALL_ROUTE, createCall } from './create-call';
 import { ADMIN_BODY_BYTES, adminGuard, bodyReader, type GuardOptions, scriptsOnly } from './guard';
 import { ADMIN_ROUTES, type AdminRoute } from './routes';
 
-/** The header a write answers with its log version, and any request may send back (see the front door). */
-export const VERSION_HEADER = 'X-Callrec-Version';
+export { VERSION_HEADER } from '../http/exchange';
 
 /** A route's key in the write log: its method and path pattern. */
 export const routeKey = (r: AdminRoute) => `${r.method} ${r.path}`;

@@ -1,6 +1,5 @@
 import type { CallRecord } from '../generators/call';
 import { CALLBACK_EVENTS, type CallbackEvent, userOf } from '../generators/created-call';
-import { offsetAt } from '../input/zone';
 
 /**
  * A status callback as Restcomm sends it (`Call.dialStatusCallbackParameters`, then the
@@ -11,20 +10,29 @@ import { offsetAt } from '../input/zone';
 /** A parameter's name and value; a null value is written as the bare name, with no `=`. */
 export type Param = readonly [string, string | null];
 
+/** The server's zone as a timestamp needs it: its name, and its offset from UTC at an instant, ms. */
+export interface ZoneView {
+  name: string;
+  offsetMs(ms: number): number;
+}
+
+/** UTC, for callers with no zone of their own. */
+export const UTC_ZONE: ZoneView = { name: 'UTC', offsetMs: () => 0 };
+
 /**
  * The parameters of one callback, in production's order: InstanceId, AccountSid, CallSid, From,
  * To, Direction, CallerName (the From user again), ForwardedFrom (never set on an API call: a
  * bare name), CallStatus (the callback state: `answered`, not `in-progress`), CallDuration on
  * `completed` only, Timestamp, CallbackSource and SequenceNumber (the state's place, 0-3).
  * ParentCallSid would come before CallStatus, but a created call has none.
- * @example callbackParams(call, 'AC1', 'ringing', 1748779201000, 'UTC')[9] // ['CallStatus', 'ringing']
+ * @example callbackParams(call, 'AC1', 'ringing', 1748779201000, UTC_ZONE)[8] // ['CallStatus', 'ringing']
  */
 export function callbackParams(
   call: CallRecord,
   accountSid: string,
   event: CallbackEvent,
   atMs: number,
-  zone: string,
+  zone: ZoneView,
 ): Param[] {
   const params: Param[] = [
     ['InstanceId', call.instanceId],
@@ -56,13 +64,13 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
  * Joda's `EEE, dd MMM YYYY HH:mm:ss ZZZZ` of an instant in the server's zone, as the Timestamp
  * parameter is written: the day zero-padded (unlike the records' dates), and the zone as its id
  * (`UTC`, `Europe/Madrid`, `+09:00`), never an offset like `+0000`.
- * @example jodaTimestamp(Date.UTC(2025, 5, 1, 12, 0, 5), 'UTC') // 'Sun, 01 Jun 2025 12:00:05 UTC'
+ * @example jodaTimestamp(Date.UTC(2025, 5, 1, 12, 0, 5), UTC_ZONE) // 'Sun, 01 Jun 2025 12:00:05 UTC'
  */
-export function jodaTimestamp(ms: number, zone: string): string {
-  const local = new Date(ms + offsetAt(zone, ms));
+export function jodaTimestamp(ms: number, zone: ZoneView): string {
+  const local = new Date(ms + zone.offsetMs(ms));
   const time = `${pad2(local.getUTCHours())}:${pad2(local.getUTCMinutes())}:${pad2(local.getUTCSeconds())}`;
   const day = `${DAYS[local.getUTCDay()]}, ${pad2(local.getUTCDate())} ${MONTHS[local.getUTCMonth()]}`;
-  return `${day} ${local.getUTCFullYear()} ${time} ${zoneId(zone)}`;
+  return `${day} ${local.getUTCFullYear()} ${time} ${zoneId(zone.name)}`;
 }
 
 /** A zone's id as Joda prints it: a fixed offset as `+09:00`, a name as itself. */

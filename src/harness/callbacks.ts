@@ -1,10 +1,11 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { type CallbackRequest, callbackParams, callbackRequest } from '../format/callback';
+import { type CallbackRequest, callbackParams, callbackRequest, type ZoneView } from '../format/callback';
 import { isoMillis } from '../format/dates';
 import type { CallRecord } from '../generators/call';
 import { type CallbackEvent, dueCallbacks } from '../generators/created-call';
+import { offsetAt } from '../input/zone';
 
 /**
  * The status callbacks of created calls: which are due when a clock moves, their delivery as
@@ -62,7 +63,7 @@ export interface CallbackOptions {
   entries: number;
   /** Bytes of a response body the journal keeps. */
   bodyBytes: number;
-  /** The server's zone: the Timestamp parameter's. */
+  /** The server's zone (`--server-zone`): the Timestamp parameter's. */
   zone: string;
 }
 
@@ -104,7 +105,11 @@ export class CallbackDesk {
   private readonly chains = new Map<string, Promise<void>>();
   private inFlight = 0;
 
-  constructor(readonly options: CallbackOptions) {}
+  private readonly zone: ZoneView;
+
+  constructor(readonly options: CallbackOptions) {
+    this.zone = { name: options.zone, offsetMs: (ms) => offsetAt(options.zone, ms) };
+  }
 
   /**
    * The callbacks of `calls` due in (fromMs, toMs], in order: by instant, then as the calls came
@@ -197,7 +202,7 @@ export class CallbackDesk {
     // Timing is reported, never used: it shapes no data.
     const started = performance.now();
     try {
-      const params = callbackParams(d.call, d.accountSid, d.event, d.atMs, this.options.zone);
+      const params = callbackParams(d.call, d.accountSid, d.event, d.atMs, this.zone);
       let target = absoluteUrl(sub.url);
       if (target === undefined) {
         entry.error = `StatusCallback ${JSON.stringify(sub.url)} is not an absolute http or https URL: production's HTTP client fails on it and logs the failure`;

@@ -102,3 +102,15 @@ export function noteBody(res: ServerResponse, body: Buffer | string): void {
 export function exchangeOf(req: IncomingMessage): Exchange {
   return (req as WithExchange)[EXCHANGE] ?? openExchange(req);
 }
+
+/**
+ * Header values must be visible ASCII; warnings quote what the client sent, so anything else is
+ * escaped rather than allowed to break the response.
+ * @example headerSafe('café') // 'caf\\u00e9'
+ */
+export function headerSafe(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The header a write answers with its log version, and any request may send back (see the front door). */
+export const VERSION_HEADER = 'X-Callrec-Version';

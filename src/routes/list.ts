@@ -8,7 +8,7 @@ import type { ListWire } from '../format/list-wire';
 import type { Dialect } from '../format/uris';
 import { xmlElement } from '../format/xml';
 import type { ListName } from '../generators/lists';
-import { exchangeOf, urlPath } from '../http/exchange';
+import { exchangeOf, headerSafe, urlPath } from '../http/exchange';
 import { type BuildLabel, runSliced, Shared } from '../http/slices';
 import { type ListQuery, parseListQuery } from '../query/list-query';
 import type { ListSpec } from '../query/lists';
@@ -79,15 +79,6 @@ interface PageItem<R> {
   tableId: number;
   id: number;
   accountSid: string;
-}
-
-/**
- * Header values must be visible ASCII; warnings quote what the client sent, so anything else is
- * escaped rather than allowed to break the response.
- * @example headerSafe('café') // 'caf\\u00e9'
- */
-export function headerSafe(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Whether an Accept header admits `application/xml`, as Jersey matches it against `@Produces`. */

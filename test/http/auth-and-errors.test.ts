@@ -77,12 +77,27 @@ describe('routes', () => {
     expect(res.body.message).toContain(path);
   });
 
-  test.each(['post', 'put', 'delete', 'patch'] as const)('%s on a list → 405 with Allow', async (method) => {
-    const res = await request(app)[method](callsPath(big.sid)).auth(big.token, '');
-    expect(res.status).toBe(405);
-    expect(res.headers['allow']).toBe('GET, HEAD');
-    expect(res.body).toEqual({ message: messages.methodNotAllowed(method.toUpperCase(), 'GET, HEAD') });
-  });
+  test.each(['put', 'delete', 'patch'] as const)(
+    '%s on the calls list → 405 with Allow (calls are created by POST)',
+    async (method) => {
+      const res = await request(app)[method](callsPath(big.sid)).auth(big.token, '');
+      expect(res.status).toBe(405);
+      expect(res.headers['allow']).toBe('GET, HEAD, POST');
+      expect(res.body).toEqual({ message: messages.methodNotAllowed(method.toUpperCase(), 'GET, HEAD, POST') });
+    },
+  );
+
+  test.each(['post', 'put', 'delete', 'patch'] as const)(
+    '%s on the recordings list → 405 with Allow',
+    async (method) => {
+      const res = await request(app)
+        [method](callsPath(big.sid).replace('/Calls.json', '/Recordings.json'))
+        .auth(big.token, '');
+      expect(res.status).toBe(405);
+      expect(res.headers['allow']).toBe('GET, HEAD');
+      expect(res.body).toEqual({ message: messages.methodNotAllowed(method.toUpperCase(), 'GET, HEAD') });
+    },
+  );
 
   test('HEAD on a list → 200 with the headers and no body', async () => {
     const res = await request(app).head(callsPath(big.sid)).auth(big.token, '');

@@ -66,10 +66,12 @@ describe.each(LIST_NAMES.map((name) => [name]))('the %s list', (name) => {
     expect(theirs.body).toEqual({ message: messages.forbidden(main.sid) });
   });
 
-  test('answers GET and HEAD only; without .json by Accept', async () => {
-    const post = await request(app).post(path).auth(main.token, '');
-    expect(post.status).toBe(405);
-    expect(post.headers['allow']).toBe('GET, HEAD');
+  test('answers GET and HEAD (and the calls list a create, POST); without .json by Accept', async () => {
+    const allow = name === 'calls' ? 'GET, HEAD, POST' : 'GET, HEAD';
+    const put = await request(app).put(path).auth(main.token, '');
+    expect(put.status).toBe(405);
+    expect(put.headers['allow']).toBe(allow);
+    if (name !== 'calls') expect((await request(app).post(path).auth(main.token, '')).status).toBe(405);
     const bare = await get(path.replace(/\.json$/, '')).set('Accept', 'application/json');
     expect(bare.status).toBe(200);
     expect(bare.body[name]).toBeDefined();

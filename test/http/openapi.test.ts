@@ -60,7 +60,7 @@ describe('openapi.json', () => {
     const before = violations.length;
     check('GET', '/call/2012-04-24/Accounts/AC1/Calls.json', 200, 'application/json', '{"page":"0"}');
     check('GET', '/__admin/health', 302, 'text/html', '');
-    check('POST', '/call/2012-04-24/Accounts/AC1/Calls.json', 200, 'application/json', '{}');
+    check('DELETE', '/call/2012-04-24/Accounts/AC1/Calls.json', 200, 'application/json', '{}');
     const found = violations.splice(before);
     expect(found).toHaveLength(3);
     expect(found[0]).toContain('Calls.json: 200 body');

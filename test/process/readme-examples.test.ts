@@ -74,6 +74,20 @@ describe('README examples', () => {
     expect(await adminAccounts(em.url)).toEqual(before);
   });
 
+  test('the callbacks example creates a call, gets its four callbacks on the clock and lists it completed', async () => {
+    const run = await runCommand(
+      'npx',
+      ['--no-install', 'ts-node', 'examples/client/call-with-callbacks.ts', em.url],
+      { npm_config_offline: 'true' },
+      ROOT,
+    );
+    expect(run.code).toBe(0);
+    const states = [...run.out.matchAll(/^callback (\d) (\w+) at /gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(states).toEqual(['0 initiated', '1 ringing', '2 answered', '3 completed']);
+    const created = /^created (\S+): QUEUED$/m.exec(run.out)?.[1];
+    expect(run.out).toMatch(new RegExp(`^listed ${created}: completed, \\d+ s$`, 'm'));
+  });
+
   test('the TypeScript example runs with the project ts-node, downloading nothing', async () => {
     const [a] = await adminAccounts(em.url);
     const run = await runCommand(

@@ -5,12 +5,17 @@ import {
   jodaTimestamp,
   type Param,
   parseQuery,
+  UTC_ZONE,
+  type ZoneView,
 } from '../../src/format/callback';
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
 import type { CallRecord, CallStatus } from '../../src/generators/call';
 import { callAtClock } from '../../src/generators/call-life';
 import { type CallRequest, createdCall, dueCallbacks, userOf } from '../../src/generators/created-call';
 import { callbackHostAllowed, javaUriParses } from '../../src/harness/callbacks';
+import { offsetAt } from '../../src/input/zone';
+
+const zoneOf = (name: string): ZoneView => ({ name, offsetMs: (ms) => offsetAt(name, ms) });
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0, 250);
 const world = makeWorldContext('callbacks', NOW);
@@ -58,14 +63,14 @@ describe('jodaTimestamp (EEE, dd MMM YYYY HH:mm:ss ZZZZ in the server zone)', ()
     [Date.UTC(2025, 6, 4, 22, 30, 0), 'Europe/Madrid', 'Sat, 05 Jul 2025 00:30:00 Europe/Madrid'],
     [Date.UTC(2025, 0, 9, 23, 0, 0), '+09:00', 'Fri, 10 Jan 2025 08:00:00 +09:00'],
     [Date.UTC(2025, 0, 9, 23, 0, 0), '-0530', 'Thu, 09 Jan 2025 17:30:00 -05:30'],
-  ])('%i in %s → %s', (ms, zone, text) => expect(jodaTimestamp(ms, zone)).toBe(text));
+  ])('%i in %s → %s', (ms, zone, text) => expect(jodaTimestamp(ms, zoneOf(zone))).toBe(text));
 });
 
 describe('callbackParams (Call.dialStatusCallbackParameters)', () => {
   const call = make(0);
   test('the names in production order, CallDuration on completed only', () => {
     const names = (event: Parameters<typeof callbackParams>[2]) =>
-      callbackParams(call, account.sid, event, NOW, 'UTC').map(([n]) => n);
+      callbackParams(call, account.sid, event, NOW, UTC_ZONE).map(([n]) => n);
     const base = ['InstanceId', 'AccountSid', 'CallSid', 'From', 'To', 'Direction', 'CallerName', 'ForwardedFrom'];
     const tail = ['Timestamp', 'CallbackSource', 'SequenceNumber'];
     expect(names('ringing')).toEqual([...base, 'CallStatus', ...tail]);
@@ -73,7 +78,7 @@ describe('callbackParams (Call.dialStatusCallbackParameters)', () => {
   });
 
   test('values: the call, the state, the From user as CallerName, no ForwardedFrom, the sequence by state', () => {
-    const params = new Map(callbackParams(call, account.sid, 'answered', NOW, 'UTC'));
+    const params = new Map(callbackParams(call, account.sid, 'answered', NOW, UTC_ZONE));
     expect(params.get('CallSid')).toBe(call.sid);
     expect(params.get('InstanceId')).toBe(call.instanceId);
     expect(params.get('CallerName')).toBe('+15126002188');
@@ -91,7 +96,7 @@ describe('callbackParams (Call.dialStatusCallbackParameters)', () => {
     ['failed', '0'],
   ])('a %s call sends CallDuration = %s', (status, what) => {
     const c = make(1, {}, { '+15550001111': status });
-    const duration = new Map(callbackParams(c, account.sid, 'completed', c.endMs, 'UTC')).get('CallDuration');
+    const duration = new Map(callbackParams(c, account.sid, 'completed', c.endMs, UTC_ZONE)).get('CallDuration');
     const expected =
       what === 'talk'
         ? Math.floor((c.endMs - (c.startSec + c.ringSec) * 1000) / 1000)
@@ -106,7 +111,7 @@ describe('callbackParams (Call.dialStatusCallbackParameters)', () => {
     expect(userOf('client:bob')).toBe('bob');
     expect(userOf('+15550001111')).toBe('+15550001111');
     const c = make(2, { from: 'sip:alice@example.com', to: 'client:bob' });
-    const params = new Map(callbackParams(c, account.sid, 'initiated', NOW, 'UTC'));
+    const params = new Map(callbackParams(c, account.sid, 'initiated', NOW, UTC_ZONE));
     expect([params.get('From'), params.get('To'), params.get('CallerName')]).toEqual(['alice', 'bob', 'alice']);
   });
 });

@@ -96,6 +96,8 @@ describe('loadConfig', () => {
       'restcomm-console': ['/srv/console', '/srv/console'],
       workers: ['4', 4],
       redis: ['redis://cache.test:6380/2', 'redis://cache.test:6380/2'],
+      'callback-hosts': ['hooks.test, *.Example.com', ['hooks.test', '*.example.com']],
+      'callback-timeout-ms': ['250', 250],
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;
