@@ -4,6 +4,7 @@ import type { RecordingInput } from './admin/recording-input';
 import type { WalkReport } from './admin/walks';
 import type { Call } from './format/call';
 import type { Recording } from './format/recording';
+import type { CallbackEntry } from './harness/callbacks';
 import type { FaultSpec } from './harness/faults';
 import type { JournalEntry } from './harness/journal';
 
@@ -136,6 +137,23 @@ export interface SandboxHandle {
   hash(): Promise<string>;
   /** Ends the sandbox. */
   delete(): Promise<void>;
+  /** The status callbacks of its created calls, in the order they were due (`call` narrows it to one call). */
+  callbacks(query?: { call?: string }): Promise<CallbackEntry[]>;
+  /**
+   * The first of its callbacks that matches (`call`, `event`, or a predicate) once delivered (or
+   * failed): now, or as soon as one is; rejects after `timeoutMs` (default 5000) of wall time.
+   * A callback goes when the sandbox's clock passes it, so move the clock first.
+   */
+  waitForCallback(
+    filter?: CallbackFilter | ((entry: CallbackEntry) => boolean),
+    options?: { timeoutMs?: number },
+  ): Promise<CallbackEntry>;
+}
+
+/** Which callback `waitForCallback` waits for. @example { call: 'ID…-CA…', event: 'completed' } */
+export interface CallbackFilter {
+  call?: string;
+  event?: CallbackEntry['event'];
 }
 
 /**
@@ -163,6 +181,10 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
     new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string])).toString();
   const scoped = (accountSid: string | undefined) =>
     accountSid === undefined ? '' : `?account=${encodeURIComponent(accountSid)}`;
+  const callbacksOf = async (account: string, call: string | undefined) => {
+    const q = new URLSearchParams({ account, ...(call === undefined ? {} : { call }) });
+    return (await admin<{ callbacks: CallbackEntry[] }>('GET', `/callbacks?${q}`)).callbacks;
+  };
   const client: EmulatorClient = {
     url: base,
     accounts: async () => (await admin<{ accounts: AccountView[] }>('GET', '/accounts')).accounts,
@@ -229,6 +251,28 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
         hash: async () => (await admin<{ hash: string }>('GET', `${account}/state/hash`)).hash,
         delete: async () => {
           await admin('DELETE', own);
+        },
+        callbacks: async (query = {}) => callbacksOf(made.sid, query.call),
+        waitForCallback: async (filter = {}, options = {}) => {
+          const matches =
+            typeof filter === 'function'
+              ? filter
+              : (e: CallbackEntry) =>
+                  (filter.call === undefined || e.call_sid === filter.call) &&
+                  (filter.event === undefined || e.event === filter.event);
+          // Wall time bounds the wait, never the data: the journal is read until the callback is in it.
+          const deadline = Date.now() + (options.timeoutMs ?? 5000);
+          for (;;) {
+            const found = (await callbacksOf(made.sid, typeof filter === 'function' ? undefined : filter.call)).find(
+              (e) => e.state === 'done' && matches(e),
+            );
+            if (found !== undefined) return found;
+            if (Date.now() >= deadline)
+              throw new Error(
+                `callrec-emulator: no matching callback of ${made.sid} within ${options.timeoutMs ?? 5000} ms`,
+              );
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
         },
       };
     },

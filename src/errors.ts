@@ -154,6 +154,9 @@ export const problems = {
   ownClockOfSandbox: 'only a sandbox (sandbox_of) has a clock or seed of its own',
   trafficRate: 'must be a number of calls an hour, over 0 and at most 3600 (one a second)',
   outcomeWeight: 'must be a weight: a number, 0 or more',
+  createdAt: (created: string) => `must be an ISO 8601 instant within the second of date_created (${created})`,
+  createdCall: 'is for calls made by POST Calls.json: direction outbound-api, with a final status',
+  createdMethod: 'needs status_callback',
   outcomeWeights: 'must give at least one outcome a weight above 0',
   restartOrder: (now: string) =>
     `must be an instant no earlier than the restart before it and no later than the account's clock (${now})`,

@@ -7,6 +7,7 @@ export type { WalkReport } from './admin/walks';
 export { type AppDeps, createApp, type EmulatorApp } from './app';
 export {
   type AccountView,
+  type CallbackFilter,
   connect,
   type EmulatorClient,
   type FaultView,
@@ -22,6 +23,7 @@ export type { RestcommAccount } from './format/account';
 export type { Call } from './format/call';
 export type { Notification } from './format/notification';
 export type { Recording } from './format/recording';
+export type { CallbackEntry } from './harness/callbacks';
 export type { FaultSpec } from './harness/faults';
 export type { JournalEntry } from './harness/journal';
 export { type RunningEmulator, serve } from './server';

@@ -36,6 +36,7 @@ export const CALL_FIELDS = [
   'caller_name',
   'ring_duration',
   'price',
+  'created',
 ] as const;
 const DERIVED = ['uri', 'subresource_uris'];
 
@@ -43,7 +44,19 @@ const DERIVED = ['uri', 'subresource_uris'];
  * What an insert may give: any field of the call but those the emulator derives, and `price`
  * (which sorts `SortBy=Price` and never shows). Everything is optional: the rest is generated.
  */
-export type CallInput = Partial<Omit<Call, 'uri' | 'subresource_uris'>> & { price?: number };
+export type CallInput = Partial<Omit<Call, 'uri' | 'subresource_uris'>> & { price?: number; created?: CreatedInput };
+
+/**
+ * A call made by `POST Calls.json`, as a state keeps it: the instant of the request, and its
+ * status callback. Such a call lives its life on the clock from its creation (queued, ringing,
+ * answered or not) to the final form the other fields give, sending its callbacks on the way.
+ * @example { at: '2025-06-01T12:00:00.250Z', status_callback: 'http://127.0.0.1:9000/s', status_callback_method: 'POST' }
+ */
+export interface CreatedInput {
+  at: string;
+  status_callback?: string;
+  status_callback_method?: string;
+}
 const HEX32 = '[0-9a-f]{32}';
 const MAX_DURATION = 86_400 * 7;
 
@@ -302,7 +315,25 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
   const price = r.number('price', 0, 1e9);
   if (price !== undefined) call.priceInt = Math.floor(price);
   else if (call.status !== 'completed') call.priceInt = 0;
+  readCreated(r, call);
   return call;
+}
+
+/** `created`: the call was made by `POST Calls.json` (see CreatedInput); an outbound-api call with a final status. */
+function readCreated(r: Reader, call: CallRecord): void {
+  const raw = r.body['created'];
+  if (raw === undefined) return;
+  const c: Reader = readerOf(raw, `${r.at}.created`, ['at', 'status_callback', 'status_callback_method']);
+  const atText = c.string('at');
+  const atMs = atText === undefined ? undefined : parseInstant(atText);
+  if (atMs === undefined || Math.floor(atMs / 1000) !== call.startSec)
+    c.fail('at', problems.createdAt(rfc2822Date(call.startSec)));
+  if (call.direction !== 'outbound-api' || call.lifecycle !== undefined) r.fail('created', problems.createdCall);
+  const url = c.string('status_callback');
+  const method = c.string('status_callback_method');
+  if (url === undefined && method !== undefined) c.fail('status_callback_method', problems.createdMethod);
+  call.lifecycle = { status: 'queued', natural: true };
+  if (url !== undefined) call.callback = { url, method: method ?? 'POST', createdMs: atMs };
 }
 
 /**
@@ -312,7 +343,10 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
  */
 export function callAsInput(call: CallRecord): Record<string, unknown> {
   const answered = call.status === 'completed';
-  const withEnd = call.lifecycle !== undefined || shownEndMs(call) !== undefined;
+  // A created call goes out in its final form and `created`: it lives its life again from there.
+  const created = call.lifecycle?.natural === true;
+  const live = call.lifecycle !== undefined && !created;
+  const withEnd = live || shownEndMs(call) !== undefined;
   return {
     sid: call.sid,
     date_created: rfc2822Date(call.startSec),
@@ -322,9 +356,16 @@ export function callAsInput(call: CallRecord): Record<string, unknown> {
     from: call.from,
     phone_number_sid: call.phoneNumberSid,
     // A live insert goes out as it came in: its live status, its end.
-    status: storedStatus(call.direction, call.lifecycle?.status ?? call.status),
+    status: storedStatus(call.direction, live ? (call.lifecycle?.status ?? call.status) : call.status),
     direction: call.direction,
     caller_name: call.callerName,
     price: call.priceInt,
+    ...(created ? { created: createdAsInput(call) } : {}),
   };
+}
+
+function createdAsInput(call: CallRecord): CreatedInput {
+  const sub = call.callback;
+  if (sub === undefined) return { at: isoMillis(call.startSec * 1000) };
+  return { at: isoMillis(sub.createdMs), status_callback: sub.url, status_callback_method: sub.method };
 }

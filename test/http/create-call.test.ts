@@ -388,6 +388,44 @@ describe('status callbacks, as Restcomm sends them, on the clock', () => {
     }
   });
 
+  test('a state export keeps created calls: imported elsewhere they live on and send the same callbacks', async () => {
+    const rx = await receiver();
+    try {
+      const first = withFixed();
+      for (let i = 1; i <= 6; i++) await create(first.app, form(`+1555000000${i}`, `${rx.url}/s?i=${i}`));
+      await create(first.app, { From: 'a', To: '+15550000001', Url: 'u' });
+      await settled(first.app);
+      const state = (await request(first.app).get('/__admin/state')).body;
+      const second = withFixed();
+      expect((await request(second.app).put('/__admin/state').type('json').send(JSON.stringify(state))).status).toBe(
+        200,
+      );
+      const lists: unknown[] = [];
+      const sent: unknown[] = [];
+      for (const { app } of [first, second]) {
+        await move(app, 'PT1H');
+        lists.push(
+          (
+            await request(app)
+              .get(CALLS(FIXED.sid as string))
+              .auth(FIXED.token as string, '')
+          ).body,
+        );
+        const { callbacks } = await journal(app, '?timing=false');
+        sent.push(
+          (callbacks as { event: string; call_sid: string; request: unknown }[])
+            .filter((e) => e.event !== 'initiated')
+            .map(({ event, call_sid, request }) => ({ event, call_sid, request })),
+        );
+      }
+      expect(lists[1]).toEqual(lists[0]);
+      expect((sent[0] as unknown[]).length).toBe(9);
+      expect(sent[1]).toEqual(sent[0]);
+    } finally {
+      await rx.close();
+    }
+  });
+
   test('1,000 calls over the seeded mix: each call gets exactly the states its outcome sends, in order; the same seed gives the same journal byte for byte', async () => {
     const rx = await receiver();
     try {

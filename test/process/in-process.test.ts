@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { connect } from '../../src/client';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator';
@@ -157,6 +159,57 @@ describe('startEmulator (in-process API)', () => {
       expect(await theirs.countRequests({ status: 503 })).toBe(1);
     } finally {
       await Promise.all([mine.delete(), theirs.delete()]);
+    }
+  });
+
+  test("a sandbox handle's callbacks() and waitForCallback(): a created call's states, in order, none of another sandbox's", async () => {
+    const [a] = em.accounts;
+    const got: string[] = [];
+    const rx = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8');
+      });
+      req.on('end', () => {
+        got.push(new URLSearchParams(body).get('CallStatus') ?? '');
+        res.end();
+      });
+    });
+    await new Promise<void>((done) => rx.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/cb`;
+    const [mine, theirs] = await Promise.all([connect(em.url).sandbox(a!.sid), connect(em.url).sandbox(a!.sid)]);
+    try {
+      const made = await fetch(mine.callsUrl, {
+        method: 'POST',
+        headers: { Authorization: mine.authorization },
+        body: new URLSearchParams({
+          From: '+15126002188',
+          To: '+15550001111',
+          Url: 'http://127.0.0.1:1/x',
+          StatusCallback: url,
+        }),
+      });
+      const call = (await made.json()) as Call;
+      const initiated = await mine.waitForCallback({ call: call.sid, event: 'initiated' });
+      expect(initiated).toMatchObject({
+        call_sid: call.sid,
+        sequence_number: 0,
+        error: null,
+        response: { status: 200 },
+      });
+      // Nothing else is due until the sandbox's clock passes it.
+      await expect(mine.waitForCallback({ event: 'ringing' }, { timeoutMs: 100 })).rejects.toThrow(
+        /no matching callback/,
+      );
+      await mine.clock.advance('PT1H');
+      // The move answers once every callback it passed has an outcome: the receiver has them all.
+      const last = await mine.waitForCallback((e) => e.event === got[got.length - 1]);
+      expect(last.call_sid).toBe(call.sid);
+      expect((await mine.callbacks()).map((e) => e.event)).toEqual(got);
+      expect(await theirs.callbacks()).toEqual([]);
+    } finally {
+      await Promise.all([mine.delete(), theirs.delete()]);
+      rx.close();
     }
   });
 
