@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { type CallbackRequest, callbackParams, callbackRequest, type ZoneView } from '../format/callback';
 import { isoMillis } from '../format/dates';
@@ -67,6 +67,8 @@ export interface CallbackOptions {
   zone: string;
 }
 
+const POOL = { keepAlive: true, maxSockets: 100, maxTotalSockets: 2000, timeout: 2000 };
+
 /** Production's Downloader follows redirects with no bound; the emulator stops a loop here. */
 const MAX_REDIRECTS = 10;
 const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', '[::1]']);
@@ -106,6 +108,14 @@ export class CallbackDesk {
   private inFlight = 0;
 
   private readonly zone: ZoneView;
+  // Production's HTTP client pools keep-alive connections, 100 a host and 2000 in all by default
+  // (http-client.max-conn-per-route, max-conn-total): past them, a callback waits for a connection.
+  // A connection idle for 2 s is not reused (HttpClient checks it first, validateAfterInactivity):
+  // a receiver may have closed it, and a request sent on it would fail.
+  private readonly agents = {
+    http: new HttpAgent(POOL),
+    https: new HttpsAgent(POOL),
+  };
 
   constructor(readonly options: CallbackOptions) {
     this.zone = { name: options.zone, offsetMs: (ms) => offsetAt(options.zone, ms) };
@@ -249,16 +259,18 @@ export class CallbackDesk {
     return new Promise((resolve) => {
       const url = new URL(req.url);
       const body = Buffer.from(req.body, 'utf8');
-      const headers: Record<string, string | number> = { ...req.headers, connection: 'close' };
+      const headers: Record<string, string | number> = { ...req.headers };
       if (req.method === 'POST') headers['content-length'] = body.length;
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const https = url.protocol === 'https:';
+      const send = https ? httpsRequest : httpRequest;
+      const agent = https ? this.agents.https : this.agents.http;
       let settled = false;
       const finish = (value: { response: DeliveryOutcome; location?: string } | { error: string }) => {
         if (settled) return;
         settled = true;
         resolve(value);
       };
-      const out = send(url, { method: req.method, headers, timeout: timeoutMs }, (res) => {
+      const out = send(url, { method: req.method, headers, timeout: timeoutMs, agent }, (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;
         let truncated = false;
