@@ -154,6 +154,7 @@ export const problems = {
   ownClockOfSandbox: 'only a sandbox (sandbox_of) has a clock or seed of its own',
   trafficRate: 'must be a number of calls an hour, over 0 and at most 3600 (one a second)',
   outcomeWeight: 'must be a weight: a number, 0 or more',
+  probability: 'must be a probability: a number from 0 to 1',
   createdAt: (created: string) => `must be an ISO 8601 instant within the second of date_created (${created})`,
   createdCall: 'is for calls made by POST Calls.json: direction outbound-api, with a final status',
   createdMethod: 'needs status_callback',

@@ -116,7 +116,7 @@ export function subscribedCalls(accounts: readonly Account[]) {
     account.calls
       .insertedRecords()
       .filter((call) => call.callback !== undefined)
-      .map((call) => ({ accountSid: account.profile.sid, call })),
+      .map((call) => ({ accountSid: account.profile.sid, call, faults: account.spec.callbackFaults })),
   );
 }
 
@@ -161,7 +161,8 @@ export const createCall: AdminHandler = (ctx, req) => {
   );
   ctx.world.insertCalls(account, [call]);
   if (ctx.log.applyingOwn && call.callback !== undefined) {
-    const due = CallbackDesk.dueBetween([{ accountSid: account.profile.sid, call }], nowMs - 1, nowMs);
+    const faults = account.spec.callbackFaults;
+    const due = CallbackDesk.dueBetween([{ accountSid: account.profile.sid, call, faults }], nowMs - 1, nowMs);
     // Not awaited: the answer does not wait for the receiver (see above).
     void ctx.callbacks.deliver(due);
   }

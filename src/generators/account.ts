@@ -1,7 +1,7 @@
 import { personName, sipUser } from '../random/faker';
 import { SidCodec } from '../random/sid-codec';
 import { Stream, StreamFamily } from '../random/stream';
-import type { OutcomeSpec } from './created-call';
+import type { CallbackFaults, OutcomeSpec } from './created-call';
 import type { HazardSpec } from './hazards';
 import { LIST_STREAMS, type ListName, perList } from './lists';
 import { PartyPool } from './parties';
@@ -34,6 +34,8 @@ export interface AccountSpec {
   role?: AccountRole;
   /** How calls created by `POST Calls.json` end (see created-call.ts); absent: as seeded calls do. */
   outcomes?: OutcomeSpec;
+  /** Seeded faults on the delivery of their status callbacks; absent: none. */
+  callbackFaults?: CallbackFaults;
 }
 
 /**

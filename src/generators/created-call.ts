@@ -126,8 +126,28 @@ export type CallbackEvent = (typeof CALLBACK_EVENTS)[number];
 /** One status callback a created call sends: its state and when. */
 export interface DueCallback {
   event: CallbackEvent;
+  /** When it is sent. */
   atMs: number;
+  /** The instant its Timestamp says: the state's, whatever a fault does to the sending. */
+  stampMs: number;
+  /** A seeded delivery fault (see `faultedCallbacks`); absent: sent as production sends it. */
+  fault?: CallbackFault;
 }
+
+/**
+ * Seeded faults on an account's callback deliveries, each a probability per callback: the
+ * network between production and a receiver, which a client must survive. `delay` sends it up to
+ * `max_ms` later on the clock (its Timestamp unchanged); `reorder` sends it right after the next
+ * state of its call; `duplicate` sends it twice; `drop` never sends it.
+ * @example { drop: 0.05, duplicate: 0.05, reorder: 0.05, delay: { probability: 0.2, max_ms: 30000 } }
+ */
+export interface CallbackFaults {
+  drop?: number;
+  duplicate?: number;
+  reorder?: number;
+  delay?: { probability: number; max_ms: number };
+}
+export type CallbackFault = 'drop' | 'duplicate' | 'delay' | 'reorder';
 
 /**
  * The callbacks a call with a subscription sends, in order, from its life (see `lifeSteps`):
@@ -141,13 +161,54 @@ export interface DueCallback {
 export function dueCallbacks(call: CallRecord): DueCallback[] {
   const sub = call.callback;
   if (sub === undefined) return [];
-  const due: DueCallback[] = [{ event: 'initiated', atMs: sub.createdMs }];
+  const at = (event: CallbackEvent, atMs: number): DueCallback => ({ event, atMs, stampMs: atMs });
+  const due: DueCallback[] = [at('initiated', sub.createdMs)];
   for (const step of lifeSteps(call)) {
-    if (step.status === 'ringing') due.push({ event: 'ringing', atMs: step.atSec * 1000 });
-    if (step.status === 'in-progress') due.push({ event: 'answered', atMs: step.atSec * 1000 });
+    if (step.status === 'ringing') due.push(at('ringing', step.atSec * 1000));
+    if (step.status === 'in-progress') due.push(at('answered', step.atSec * 1000));
   }
-  if (SENDS_COMPLETED.has(call.status)) due.push({ event: 'completed', atMs: call.endMs });
+  if (SENDS_COMPLETED.has(call.status)) due.push(at('completed', call.endMs));
   return due;
+}
+
+/**
+ * The callbacks of call `sid` with the account's seeded faults applied, in the order they are
+ * sent. Each callback's fate is drawn from a stream keyed by the call's sid and its state, so the
+ * same calls meet the same faults in every run. The initiated callback, sent as the create
+ * answers, is never delayed or reordered (only dropped or doubled).
+ * @example faultedCallbacks(due, call.sid, { duplicate: 1 }).length // twice as many
+ */
+export function faultedCallbacks(
+  due: readonly DueCallback[],
+  sid: string,
+  faults: CallbackFaults | undefined,
+): DueCallback[] {
+  if (faults === undefined) return [...due];
+  const ranked: { d: DueCallback; rank: number }[] = [];
+  due.forEach((d, i) => {
+    const s = Stream.of([sid, d.event, 'callback-fault']);
+    const [drop, delay, delayBy, reorder, duplicate] = [s.float(), s.float(), s.float(), s.float(), s.float()];
+    if (drop < (faults.drop ?? 0)) {
+      ranked.push({ d: { ...d, fault: 'drop' }, rank: i });
+      return;
+    }
+    const next = due[i + 1];
+    const movable = d.event !== 'initiated';
+    if (movable && faults.delay !== undefined && delay < faults.delay.probability) {
+      const atMs = d.atMs + 1 + Math.floor(delayBy * faults.delay.max_ms);
+      ranked.push({ d: { ...d, atMs, fault: 'delay' }, rank: i });
+    } else if (movable && next !== undefined && reorder < (faults.reorder ?? 0)) {
+      // Sent at the next state's instant, just after it.
+      ranked.push({ d: { ...d, atMs: next.atMs, fault: 'reorder' }, rank: i + 1.5 });
+    } else {
+      ranked.push({ d, rank: i });
+    }
+    if (duplicate < (faults.duplicate ?? 0)) {
+      const sent = ranked[ranked.length - 1] as { d: DueCallback; rank: number };
+      ranked.push({ d: { ...sent.d, fault: 'duplicate' }, rank: sent.rank + 0.25 });
+    }
+  });
+  return ranked.sort((a, b) => a.d.atMs - b.d.atMs || a.rank - b.rank).map((r) => r.d);
 }
 
 const SENDS_COMPLETED = new Set<CallStatus>(['completed', 'busy', 'failed', 'canceled']);

@@ -4,7 +4,13 @@ import { isIP } from 'node:net';
 import { type CallbackRequest, callbackParams, callbackRequest, type ZoneView } from '../format/callback';
 import { isoMillis } from '../format/dates';
 import type { CallRecord } from '../generators/call';
-import { type CallbackEvent, dueCallbacks } from '../generators/created-call';
+import {
+  type CallbackEvent,
+  type CallbackFault,
+  type CallbackFaults,
+  dueCallbacks,
+  faultedCallbacks,
+} from '../generators/created-call';
 import { offsetAt } from '../input/zone';
 
 /**
@@ -14,12 +20,14 @@ import { offsetAt } from '../input/zone';
  * of every delivery, for `GET /__admin/callbacks` and the sandbox handle.
  */
 
-/** One callback, due: the call it is about, its account, its state and instant. */
+/** One callback, due: the call it is about, its account, its state, when it is sent and what its Timestamp says. */
 export interface DueDelivery {
   accountSid: string;
   call: CallRecord;
   event: CallbackEvent;
   atMs: number;
+  stampMs: number;
+  fault?: CallbackFault;
 }
 
 /** What came back, or why nothing did. */
@@ -39,8 +47,10 @@ export interface CallbackEntry {
   call_sid: string;
   event: CallbackEvent;
   sequence_number: number;
-  /** The clock's instant the callback was due at (its Timestamp), ISO 8601. */
+  /** The clock's instant the callback was sent at, ISO 8601 (its Timestamp's, but for a delayed or reordered one). */
   due: string;
+  /** A seeded delivery fault of the account's `callback_faults`: `drop`, `duplicate`, `delay`, `reorder`; else null. */
+  fault: CallbackFault | null;
   /** What was sent, after redirects the first request; null when nothing could be. */
   request: CallbackRequest | null;
   response: DeliveryOutcome | null;
@@ -122,18 +132,18 @@ export class CallbackDesk {
   }
 
   /**
-   * The callbacks of `calls` due in (fromMs, toMs], in order: by instant, then as the calls came
-   * (their order in `calls`), then by state.
+   * The callbacks of `calls` due in (fromMs, toMs], their accounts' seeded faults applied, in
+   * order: by instant, then as the calls came (their order in `calls`), then as each call sends them.
    */
   static dueBetween(
-    calls: readonly { accountSid: string; call: CallRecord }[],
+    calls: readonly { accountSid: string; call: CallRecord; faults?: CallbackFaults | undefined }[],
     fromMs: number,
     toMs: number,
   ): DueDelivery[] {
     const due: DueDelivery[] = [];
-    for (const { accountSid, call } of calls) {
-      for (const d of dueCallbacks(call)) {
-        if (d.atMs > fromMs && d.atMs <= toMs) due.push({ accountSid, call, event: d.event, atMs: d.atMs });
+    for (const { accountSid, call, faults } of calls) {
+      for (const d of faultedCallbacks(dueCallbacks(call), call.sid, faults)) {
+        if (d.atMs > fromMs && d.atMs <= toMs) due.push({ accountSid, call, ...d });
       }
     }
     // Array.prototype.sort is stable: ties keep the calls' order and each call's states' order.
@@ -193,6 +203,7 @@ export class CallbackDesk {
       event: d.event,
       sequence_number: ['initiated', 'ringing', 'answered', 'completed'].indexOf(d.event),
       due: isoMillis(d.atMs),
+      fault: d.fault ?? null,
       request: null,
       response: null,
       error: null,
@@ -212,7 +223,11 @@ export class CallbackDesk {
     // Timing is reported, never used: it shapes no data.
     const started = performance.now();
     try {
-      const params = callbackParams(d.call, d.accountSid, d.event, d.atMs, this.zone);
+      if (d.fault === 'drop') {
+        entry.error = 'dropped: a seeded fault of the account (callback_faults.drop); nothing was sent';
+        return;
+      }
+      const params = callbackParams(d.call, d.accountSid, d.event, d.stampMs, this.zone);
       let target = absoluteUrl(sub.url);
       if (target === undefined) {
         entry.error = `StatusCallback ${JSON.stringify(sub.url)} is not an absolute http or https URL: production's HTTP client fails on it and logs the failure`;

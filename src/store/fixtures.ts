@@ -1,7 +1,7 @@
 import { problems, ValidationError } from '../errors';
 import { ACCOUNT_ROLES, type AccountSpec } from '../generators/account';
 import { CALL_STATUSES, type CallStatus } from '../generators/call';
-import type { OutcomeSpec } from '../generators/created-call';
+import type { CallbackFaults, OutcomeSpec } from '../generators/created-call';
 import { type HazardSpec, MAX_COMMIT_LAG_S, MAX_INSTANCES, MAX_SKEW_S } from '../generators/hazards';
 import { notificationCapacity } from '../generators/notification';
 import { recordingCapacity } from '../generators/recording-layout';
@@ -24,6 +24,7 @@ const ACCOUNT_FIELDS = [
   'role',
   'outcomes',
   'outcomes_by_to',
+  'callback_faults',
 ] as const;
 const SID_PATTERN = /^AC[0-9a-f]{32}$/;
 // A Basic user name cannot hold ':' (it ends the user name), and header text must be visible ASCII.
@@ -117,7 +118,35 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
   }
   const outcomes = validateOutcomes(r.body['outcomes'], r.body['outcomes_by_to'], at);
   if (outcomes !== undefined) spec.outcomes = outcomes;
+  const faults = r.body['callback_faults'];
+  if (faults !== undefined && faults !== null)
+    spec.callbackFaults = validateCallbackFaults(faults, `${at}.callback_faults`);
   return spec;
+}
+
+/** `callback_faults`: probabilities from 0 to 1, and a delay's most, in ms (at most a day). */
+function validateCallbackFaults(raw: unknown, at: string): CallbackFaults {
+  const r: Reader = readerOf(raw, at, ['drop', 'duplicate', 'reorder', 'delay']);
+  const share = (reader: Reader, field: string): number | undefined => {
+    const v = reader.body[field];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) reader.fail(field, problems.probability);
+    return v as number;
+  };
+  const faults: CallbackFaults = {};
+  for (const field of ['drop', 'duplicate', 'reorder'] as const) {
+    const v = share(r, field);
+    if (v !== undefined) faults[field] = v;
+  }
+  if (r.body['delay'] !== undefined) {
+    const d: Reader = readerOf(r.body['delay'], `${at}.delay`, ['probability', 'max_ms']);
+    const probability = share(d, 'probability') ?? 1;
+    const maxMs = d.body['max_ms'];
+    if (typeof maxMs !== 'number' || !Number.isInteger(maxMs) || maxMs < 0 || maxMs > 86_400_000)
+      d.fail('max_ms', problems.intRange(0, 86_400_000, maxMs));
+    faults.delay = { probability, max_ms: maxMs as number };
+  }
+  return faults;
 }
 
 /**
@@ -191,6 +220,7 @@ export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
     ...(spec.role === undefined ? {} : { role: spec.role }),
     ...(spec.outcomes?.weights === undefined ? {} : { outcomes: spec.outcomes.weights }),
     ...(spec.outcomes?.byTo === undefined ? {} : { outcomes_by_to: spec.outcomes.byTo }),
+    ...(spec.callbackFaults === undefined ? {} : { callback_faults: spec.callbackFaults }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { messages } from '../../src/errors';
+import { messages, problems } from '../../src/errors';
 import type { AccountSpec } from '../../src/generators/account';
 import { byCalls, defaultAccounts, makeEmulator } from '../support/app';
 
@@ -386,6 +386,65 @@ describe('status callbacks, as Restcomm sends them, on the clock', () => {
     } finally {
       await rx.close();
     }
+  });
+
+  test('callback_faults: duplicates arrive twice, drops never, and the journal says which', async () => {
+    const rx = await receiver();
+    try {
+      const faulty = (sid: string, callback_faults: unknown) => ({
+        friendly_name: 'Faults',
+        sid,
+        token: `${sid}-token`,
+        outcomes_by_to: { '+15550000001': 'completed' },
+        callback_faults,
+      });
+      const { app } = makeEmulator();
+      for (const [sid, faults] of [
+        ['AC000000000000000000000000000000d1', { duplicate: 1 }],
+        ['AC000000000000000000000000000000d2', { drop: 1 }],
+      ] as const) {
+        const made = await request(app)
+          .post('/__admin/accounts')
+          .type('json')
+          .send(JSON.stringify(faulty(sid, faults)));
+        expect(made.status).toBe(201);
+        await create(app, form('+15550000001', `${rx.url}/${sid}`), sid, `${sid}-token`);
+      }
+      await settled(app);
+      await move(app, 'PT1H');
+      const statuses = (path: string) =>
+        rx.got.filter((g) => g.url === path).map((g) => new URLSearchParams(g.body).get('CallStatus'));
+      expect(statuses('/AC000000000000000000000000000000d1')).toEqual([
+        'initiated',
+        'initiated',
+        'ringing',
+        'ringing',
+        'answered',
+        'answered',
+        'completed',
+        'completed',
+      ]);
+      expect(statuses('/AC000000000000000000000000000000d2')).toEqual([]);
+      const dropped = (await journal(app, '?account=AC000000000000000000000000000000d2')).callbacks;
+      expect(dropped.map((e: { fault: string; request: unknown }) => [e.fault, e.request])).toEqual([
+        ['drop', null],
+        ['drop', null],
+        ['drop', null],
+        ['drop', null],
+      ]);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('callback_faults is checked: a probability past 1 is a 400 naming the field', async () => {
+    const { app } = makeEmulator();
+    const res = await request(app)
+      .post('/__admin/accounts')
+      .type('json')
+      .send(JSON.stringify({ friendly_name: 'F', callback_faults: { drop: 2 } }));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(`body.callback_faults.drop: ${problems.probability}`);
   });
 
   test('a state export keeps created calls: imported elsewhere they live on and send the same callbacks', async () => {

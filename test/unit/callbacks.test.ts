@@ -11,7 +11,13 @@ import {
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
 import type { CallRecord, CallStatus } from '../../src/generators/call';
 import { callAtClock } from '../../src/generators/call-life';
-import { type CallRequest, createdCall, dueCallbacks, userOf } from '../../src/generators/created-call';
+import {
+  type CallRequest,
+  createdCall,
+  dueCallbacks,
+  faultedCallbacks,
+  userOf,
+} from '../../src/generators/created-call';
 import { callbackHostAllowed, javaUriParses } from '../../src/harness/callbacks';
 import { offsetAt } from '../../src/input/zone';
 
@@ -236,4 +242,85 @@ describe('where callbacks may go', () => {
     ['http:', false],
     ['', true],
   ])('Java URI %j parses: %s', (text, ok) => expect(javaUriParses(text)).toBe(ok));
+});
+
+describe('faultedCallbacks (seeded delivery faults)', () => {
+  const answered = make(12, { to: '+15550000001' }, { '+15550000001': 'completed' });
+  const due = dueCallbacks(answered);
+  const view = (list: ReturnType<typeof faultedCallbacks>) =>
+    list.map((d) => `${d.event}${d.fault ? `:${d.fault}` : ''}`);
+
+  test('none: the callbacks as they are', () => {
+    expect(faultedCallbacks(due, answered.sid, undefined)).toEqual(due);
+    expect(faultedCallbacks(due, answered.sid, {})).toEqual(due);
+  });
+
+  test('drop: each is kept in the list, marked, so the journal says what was never sent', () => {
+    expect(view(faultedCallbacks(due, answered.sid, { drop: 1 }))).toEqual([
+      'initiated:drop',
+      'ringing:drop',
+      'answered:drop',
+      'completed:drop',
+    ]);
+  });
+
+  test('duplicate: each twice, the copy right after it', () => {
+    expect(view(faultedCallbacks(due, answered.sid, { duplicate: 1 }))).toEqual([
+      'initiated',
+      'initiated:duplicate',
+      'ringing',
+      'ringing:duplicate',
+      'answered',
+      'answered:duplicate',
+      'completed',
+      'completed:duplicate',
+    ]);
+  });
+
+  test("reorder: a state goes right after its call's next one (never the initiated, sent as the create answers)", () => {
+    const reordered = faultedCallbacks(due, answered.sid, { reorder: 1 });
+    expect(view(reordered)).toEqual(['initiated', 'ringing:reorder', 'completed', 'answered:reorder']);
+    // Each keeps its own Timestamp; ringing goes at the answer, answered at the end.
+    const [initiated, ringing, answer, completed] = due as [
+      (typeof due)[number],
+      (typeof due)[number],
+      (typeof due)[number],
+      (typeof due)[number],
+    ];
+    expect(reordered.map((d) => [d.stampMs, d.atMs])).toEqual([
+      [initiated.atMs, initiated.atMs],
+      [ringing.atMs, answer.atMs],
+      [completed.atMs, completed.atMs],
+      [answer.atMs, completed.atMs],
+    ]);
+  });
+
+  test('delay: later on the clock, within max_ms, the Timestamp unchanged', () => {
+    const delayed = faultedCallbacks(due, answered.sid, { delay: { probability: 1, max_ms: 5000 } });
+    const [first, ...rest] = delayed;
+    expect(first).toEqual(due[0]);
+    for (const d of rest) {
+      const original = due.find((o) => o.event === d.event) as (typeof due)[number];
+      expect(d.fault).toBe('delay');
+      expect(d.stampMs).toBe(original.atMs);
+      expect(d.atMs).toBeGreaterThan(original.atMs);
+      expect(d.atMs).toBeLessThanOrEqual(original.atMs + 5000);
+    }
+  });
+
+  test('the same call meets the same faults every time; over many calls, a share as asked', () => {
+    const faults = { drop: 0.3, duplicate: 0.2 };
+    expect(faultedCallbacks(due, answered.sid, faults)).toEqual(faultedCallbacks(due, answered.sid, faults));
+    let dropped = 0;
+    let total = 0;
+    for (let k = 0; k < 500; k++) {
+      const c = make(k);
+      for (const d of faultedCallbacks(dueCallbacks(c), c.sid, faults)) {
+        if (d.fault !== 'duplicate') total++;
+        if (d.fault === 'drop') dropped++;
+      }
+    }
+    expect(dropped / total).toBeGreaterThan(0.25);
+    expect(dropped / total).toBeLessThan(0.35);
+  });
 });
