@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express from 'express';
 import type { AdminContext } from './admin/context';
-import { submitCreate } from './admin/create-call';
+import { pumpCallbacks, submitCreate } from './admin/create-call';
 import { answerGather, soloFleet } from './admin/fleet';
 import { mountAdmin, VERSION_HEADER, WRITE_HANDLERS } from './admin/mount';
 import type { StateDef } from './admin/provider-states';
@@ -69,6 +69,8 @@ export interface AppDeps {
   callbackHosts?: readonly string[];
   /** A status callback's connect and read timeout (default 6000 ms, production's). */
   callbackTimeoutMs?: number;
+  /** A clock move answers before its callbacks are delivered (default: after). */
+  callbacksInBackground?: boolean;
 }
 
 /** Callback deliveries the journal keeps, and the bytes of each response body it keeps. */
@@ -85,6 +87,8 @@ export interface EmulatorApp {
   faults: Faults;
   /** The write log this app applies; `log.ready` resolves once it has caught up. */
   log: WriteLog;
+  /** With --clock-rate: moves the clock to wall time and sends the callbacks it passed (the server calls it on a timer). */
+  pumpCallbacks(): void;
 }
 
 /**
@@ -133,6 +137,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
       zone: deps.serverZone ?? 'UTC',
     }),
     callbackHosts: deps.callbackHosts ?? [],
+    callbacksInBackground: deps.callbacksInBackground ?? false,
   };
   const answer = answerGather(admin, async () => (await metrics.registry()).getMetricsAsJSON());
   link?.answer(answer);
@@ -183,5 +188,12 @@ export function createApp(deps: AppDeps): EmulatorApp {
     fleet: link ?? null,
   });
   const handler = deps.restcommConsole == null ? door : withConsole(deps.restcommConsole, door);
-  return Object.assign(handler, { express: app, cache, journal, faults, log });
+  return Object.assign(handler, {
+    express: app,
+    cache,
+    journal,
+    faults,
+    log,
+    pumpCallbacks: () => pumpCallbacks(admin),
+  });
 }

@@ -54,6 +54,8 @@ export interface Config {
   callbackHosts: readonly string[];
   /** Connect and read timeout of a status callback, ms (production's http-client response-timeout). */
   callbackTimeoutMs: number;
+  /** A clock move answers at once, its status callbacks delivered after (for a stand-in). */
+  callbacksInBackground: boolean;
 }
 
 export const DEFAULT_FIXTURES = resolve(__dirname, '..', 'fixtures', 'default.json');
@@ -428,6 +430,16 @@ export const OPTIONS: readonly OptionDoc[] = [
     help: "a status callback's connect and read timeout (production's http-client response-timeout)",
     parse: intIn(1, 600_000),
     fallback: 6000,
+  }),
+  option({
+    name: 'callbacks-in-background',
+    key: 'callbacksInBackground',
+    env: 'CALLREC_CALLBACKS_IN_BACKGROUND',
+    value: '',
+    default: 'off',
+    help: 'a clock move answers at once and its status callbacks follow (default: it answers once they are delivered)',
+    parse: flag,
+    fallback: false,
   }),
 ];
 

@@ -40,6 +40,8 @@ export interface EmulatorOptions {
   callbackHosts?: string[];
   /** A status callback's connect and read timeout, ms (default 6000, production's). */
   callbackTimeoutMs?: number;
+  /** A clock move answers before its status callbacks are delivered. */
+  callbacksInBackground?: boolean;
 }
 
 /** A running emulator, for test runners: the admin client, with the accounts at hand and a way to stop. */

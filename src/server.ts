@@ -38,6 +38,9 @@ export interface ServeOptions {
   clusterWorker?: boolean;
 }
 
+/** How often a running clock (--clock-rate) is brought up to wall time for status callbacks. */
+const PUMP_MS = 250;
+
 /**
  * Reads the config's files, builds the world and listens. Throws a ValidationError (naming the
  * file) for unusable input, and the listen error otherwise. The app is made once the port is
@@ -111,6 +114,7 @@ export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}):
     replica,
     callbackHosts: config.callbackHosts,
     callbackTimeoutMs: config.callbackTimeoutMs,
+    callbacksInBackground: config.callbacksInBackground,
   });
   log = app.log;
   // A replica answers once it has applied the log as it found it: requests that come sooner wait.
@@ -121,8 +125,12 @@ export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}):
   });
   await app.log.ready;
   caughtUp = true;
+  // --clock-rate: status callbacks follow the running clock, a tick every quarter second.
+  const pump = config.clockRate === null ? null : setInterval(() => app.pumpCallbacks(), PUMP_MS);
+  pump?.unref();
   const close = (graceMs = 2000): Promise<void> =>
     new Promise((resolve) => {
+      if (pump !== null) clearInterval(pump);
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       timer.unref();
       server.close(() => {

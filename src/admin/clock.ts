@@ -4,7 +4,7 @@ import { durationMs } from '../input/duration';
 import { asObject, checkKeys, instantAt } from '../input/fields';
 import type { World } from '../store/world';
 import { type AdminHandler, ok } from './context';
-import { deliverPassed } from './create-call';
+import { deliverWorldPassed } from './create-call';
 
 /** The last instant the date formats can write. */
 const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
@@ -83,7 +83,6 @@ export const moveClock: AdminHandler = (ctx, req) => {
   const fromMs = ctx.world.nowMs;
   ctx.world.setClock(clockTarget(ctx.world, req.body()));
   // Every callback the move passed is sent, in order, before it answers (not sandboxes': their clocks stay).
-  const onWorldClock = ctx.world.accounts().filter((a) => ctx.world.forkOf(a.profile.sid) === undefined);
-  const settle = deliverPassed(ctx, onWorldClock, fromMs, ctx.world.nowMs);
+  const settle = ctx.log.applyingOwn ? deliverWorldPassed(ctx, fromMs, ctx.world.nowMs) : undefined;
   return settle === undefined ? ok(clockView(ctx.world)) : { ...ok(clockView(ctx.world)), settle };
 };

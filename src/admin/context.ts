@@ -35,6 +35,8 @@ export interface AdminContext {
   callbacks: CallbackDesk;
   /** Hosts besides loopback that a StatusCallback may name (`--callback-hosts`). */
   callbackHosts: readonly string[];
+  /** A clock move answers before its callbacks are delivered (`--callbacks-in-background`). */
+  callbacksInBackground: boolean;
 }
 
 /** One admin request, as a handler sees it: no express. */

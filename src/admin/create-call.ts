@@ -127,6 +127,42 @@ export function subscribedCalls(accounts: readonly Account[]) {
  * the write log does not (a receiver that writes to the emulator as it answers would otherwise
  * wait on itself).
  */
+/**
+ * The world's clock moved from `fromMs` to `toMs` (a move, or the running clock): the callbacks
+ * of the accounts on it due since the last hand-out. A clock that went back (a reset, an import)
+ * starts again from where it is now.
+ */
+export function deliverWorldPassed(ctx: AdminContext, fromMs: number, toMs: number): Promise<void> | undefined {
+  const mark = ctx.callbacks.worldMark;
+  const since = mark === null || mark > fromMs ? fromMs : mark;
+  ctx.callbacks.worldMark = toMs;
+  const onWorldClock = ctx.world.accounts().filter((a) => ctx.world.forkOf(a.profile.sid) === undefined);
+  const settle = deliverPassed(ctx, onWorldClock, since, toMs);
+  // --callbacks-in-background: the move answers at once, a stand-in's app gets them as they go.
+  return ctx.callbacksInBackground ? undefined : settle;
+}
+
+/**
+ * With --clock-rate, in a single process: brings the clock up to wall time and sends what it
+ * passed. A fleet's replicas each follow the clock, so there callbacks go on moves only (one
+ * replica takes a move: its sender).
+ */
+export function pumpCallbacks(ctx: AdminContext): void {
+  if (ctx.world.clockRate === null || ctx.log.transport.where !== 'this process') return;
+  const before = ctx.callbacks.worldMark ?? ctx.world.nowMs;
+  ctx.world.tick();
+  const now = ctx.world.nowMs;
+  if (now < before) {
+    ctx.callbacks.worldMark = now;
+    return;
+  }
+  if (now === before) return;
+  ctx.callbacks.worldMark = now;
+  const onWorldClock = ctx.world.accounts().filter((a) => ctx.world.forkOf(a.profile.sid) === undefined);
+  const due = CallbackDesk.dueBetween(subscribedCalls(onWorldClock), before, now);
+  if (due.length > 0) void ctx.callbacks.deliver(due);
+}
+
 export function deliverPassed(
   ctx: AdminContext,
   accounts: readonly Account[],

@@ -193,7 +193,15 @@ export class CallbackDesk {
   reset(): void {
     this.clear();
     this.seq = 0;
+    this.worldMark = null;
   }
+
+  /**
+   * The instant of the world's clock through which callbacks have been handed out: a move or
+   * the running clock (`--clock-rate`) hands out those after it, so none goes twice or not at
+   * all. Null: none handed out since the start or a reset.
+   */
+  worldMark: number | null = null;
 
   private record(d: DueDelivery): CallbackEntry {
     const entry: CallbackEntry = {

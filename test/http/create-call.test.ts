@@ -447,6 +447,43 @@ describe('status callbacks, as Restcomm sends them, on the clock', () => {
     expect(res.body.message).toBe(`body.callback_faults.drop: ${problems.probability}`);
   });
 
+  test('a move waits for its callbacks; with callbacksInBackground it answers while a receiver still holds one', async () => {
+    const held: ServerResponse[] = [];
+    const rx = await receiver((_req, res) => held.push(res));
+    const release = () => {
+      for (const res of held.splice(0)) res.end('OK');
+    };
+    try {
+      for (const background of [false, true]) {
+        const { app } = withFixed({ callbacksInBackground: background });
+        await create(app, form('+15550000004', `${rx.url}/h`));
+        while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+        release();
+        await settled(app);
+        let answered = false;
+        const moving = move(app, 'PT1H').then((res) => {
+          answered = res.status === 200;
+        });
+        while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+        // The failed call's completed is at the receiver, unanswered.
+        if (background) {
+          await moving;
+          expect([answered, held.length]).toEqual([true, 1]);
+          release();
+        } else {
+          await new Promise((r) => setTimeout(r, 50));
+          expect(answered).toBe(false);
+          release();
+          await moving;
+          expect(answered).toBe(true);
+        }
+      }
+    } finally {
+      release();
+      await rx.close();
+    }
+  });
+
   test('a state export keeps created calls: imported elsewhere they live on and send the same callbacks', async () => {
     const rx = await receiver();
     try {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { connect } from '../../src/client';
 import { startCli } from '../support/process';
 
@@ -58,6 +60,50 @@ describe('the clock across time zones and restarts', () => {
       expect(clock.advanced_ms).toBeGreaterThanOrEqual(3_600_000);
     } finally {
       await em.stop();
+    }
+  });
+
+  test('--clock-rate: status callbacks follow the running clock, with no move, each once', async () => {
+    const got: string[] = [];
+    const rx = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8');
+      });
+      req.on('end', () => {
+        got.push(new URLSearchParams(body).get('CallStatus') ?? '');
+        res.end();
+      });
+    });
+    await new Promise<void>((done) => rx.listen(0, '127.0.0.1', done));
+    const callback = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/cb`;
+    // 600x: a busy call's ring of at most ten seconds passes in well under a second of wall time.
+    const em = await startCli(['--clock-rate', '600']);
+    try {
+      const add = await fetch(`${em.url}/__admin/accounts`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ friendly_name: 'Busy', token: 'busy-token', outcomes: { busy: 1 } }),
+      });
+      const { sid } = (await add.json()) as { sid: string };
+      const made = await fetch(`${em.url}/call/2012-04-24/Accounts/${sid}/Calls.json`, {
+        method: 'POST',
+        headers: { Authorization: `Basic ${Buffer.from('busy-token:').toString('base64')}` },
+        body: new URLSearchParams({
+          From: '+15126002188',
+          To: '+15550001111',
+          Url: 'http://127.0.0.1:1/x',
+          StatusCallback: callback,
+        }),
+      });
+      expect(made.status).toBe(200);
+      for (let i = 0; i < 200 && got.length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      // A little longer: nothing more comes, and nothing twice.
+      await new Promise((r) => setTimeout(r, 600));
+      expect(got).toEqual(['initiated', 'ringing', 'completed']);
+    } finally {
+      await em.stop();
+      rx.close();
     }
   });
 });

@@ -47,6 +47,7 @@ export function makeEmulator(
     versionWaitMs?: number;
     callbackHosts?: string[];
     callbackTimeoutMs?: number;
+    callbacksInBackground?: boolean;
   } = {},
 ): TestEmulator {
   const world = new World({
@@ -72,6 +73,7 @@ export function makeEmulator(
     ...(options.versionWaitMs === undefined ? {} : { versionWaitMs: options.versionWaitMs }),
     ...(options.callbackHosts === undefined ? {} : { callbackHosts: options.callbackHosts }),
     ...(options.callbackTimeoutMs === undefined ? {} : { callbackTimeoutMs: options.callbackTimeoutMs }),
+    ...(options.callbacksInBackground === undefined ? {} : { callbacksInBackground: options.callbacksInBackground }),
     onInternalError: () => undefined,
   });
   // Every response is checked against openapi.json; injected faults answer what they are told.

@@ -98,6 +98,7 @@ describe('loadConfig', () => {
       redis: ['redis://cache.test:6380/2', 'redis://cache.test:6380/2'],
       'callback-hosts': ['hooks.test, *.Example.com', ['hooks.test', '*.example.com']],
       'callback-timeout-ms': ['250', 250],
+      'callbacks-in-background': ['true', true],
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;
