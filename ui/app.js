@@ -3,6 +3,7 @@
 import { renderAccounts } from './accounts.js';
 import { admin, CLOCK_CHANGED, lastMove } from './api.js';
 import { renderCall } from './call.js';
+import { renderCallbacks } from './callbacks.js';
 import { button, focusedName, h, refocus, say } from './dom.js';
 import { renderFaults } from './faults.js';
 import { renderJournal } from './journal.js';
@@ -26,6 +27,7 @@ const VIEWS = {
   journal: renderJournal,
   faults: (main) => renderFaults(main),
   walks: renderWalks,
+  callbacks: renderCallbacks,
   state: renderState,
 };
 

@@ -1,6 +1,8 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { connect } from '../../src/client';
@@ -527,6 +529,7 @@ suite('the inspector in Chromium', () => {
       '#/journal',
       '#/faults',
       '#/walks',
+      '#/callbacks',
       '#/state',
     ];
     const found: string[] = [];
@@ -597,6 +600,7 @@ suite('the inspector in Chromium', () => {
       ['#/journal', 'Journal'],
       ['#/faults', 'Faults'],
       ['#/walks', 'Walks'],
+      ['#/callbacks', 'Callbacks'],
       ['#/state', 'State'],
       [`#/calls/${ACME}`, 'Calls of'],
     ];
@@ -607,6 +611,40 @@ suite('the inspector in Chromium', () => {
       expect([hash, await page.evaluate(() => document.documentElement.scrollWidth)]).toEqual([hash, 390]);
     }
     await shot(page, 'phone-calls');
+  });
+
+  test("shows a created call's status callbacks: state, due instant, where they went and what came back", async () => {
+    const rx = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('OK'));
+    });
+    await new Promise<void>((done) => rx.listen(0, '127.0.0.1', done));
+    try {
+      const token = em.accounts[0]?.token ?? '';
+      const made = await fetch(`${em.url}/call/2012-04-24/Accounts/${ACME}/Calls.json`, {
+        method: 'POST',
+        headers: { Authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` },
+        body: new URLSearchParams({
+          From: '+15126002188',
+          To: '+15550001111',
+          Url: 'http://127.0.0.1:1/x',
+          StatusCallback: `http://127.0.0.1:${(rx.address() as AddressInfo).port}/cb`,
+        }),
+      });
+      const call = (await made.json()) as { sid: string };
+      await connect(em.url).clock.advance('PT5H');
+      const expected = (await (await fetch(`${em.url}/__admin/callbacks`)).json()) as {
+        callbacks: { event: string; sequence_number: number; response: { status: number } | null }[];
+      };
+      await open('#/callbacks');
+      expect(await caption()).toBe(`${expected.callbacks.length} callbacks, oldest first`);
+      expect(await columnOf('State')).toEqual(expected.callbacks.map((c) => `${c.sequence_number} ${c.event}`));
+      expect(await columnOf('Outcome')).toEqual(expected.callbacks.map(() => '200'));
+      expect(new Set(await columnOf('Call'))).toEqual(new Set([`…${call.sid.slice(-8)}`]));
+      await shot(page, 'callbacks');
+    } finally {
+      rx.close();
+    }
   });
 
   test('behind --admin-token: the browser asks for it (Basic, the token as password), then every view works', async () => {
