@@ -73,8 +73,12 @@ export interface AppDeps {
   callbacksInBackground?: boolean;
 }
 
-/** Callback deliveries the journal keeps, and the bytes of each response body it keeps. */
-const CALLBACK_ENTRIES = 20_000;
+/**
+ * Callback deliveries the journal keeps, at most, and in bytes (as the request journal, 32 MB),
+ * and the bytes of each response body it keeps.
+ */
+const CALLBACK_ENTRIES = 50_000;
+const CALLBACK_JOURNAL_BYTES = 32 * 2 ** 20;
 const CALLBACK_BODY_BYTES = 1024;
 
 /** The emulator as a node request listener (the front door), with the express app and the harness behind it. */
@@ -133,6 +137,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
       hosts: deps.callbackHosts ?? [],
       timeoutMs: deps.callbackTimeoutMs ?? 6000,
       entries: CALLBACK_ENTRIES,
+      journalBytes: CALLBACK_JOURNAL_BYTES,
       bodyBytes: CALLBACK_BODY_BYTES,
       zone: deps.serverZone ?? 'UTC',
     }),

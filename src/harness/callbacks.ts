@@ -71,11 +71,16 @@ export interface CallbackOptions {
   timeoutMs: number;
   /** Entries the journal keeps, oldest dropped first. */
   entries: number;
+  /** Bytes the journal keeps (requests and answers as text), oldest dropped first. */
+  journalBytes: number;
   /** Bytes of a response body the journal keeps. */
   bodyBytes: number;
   /** The server's zone (`--server-zone`): the Timestamp parameter's. */
   zone: string;
 }
+
+/** What an entry costs besides its texts: ids, instants, fields. */
+const ENTRY_OVERHEAD = 400;
 
 const POOL = { keepAlive: true, maxSockets: 100, maxTotalSockets: 2000, timeout: 2000 };
 
@@ -112,6 +117,9 @@ export function javaUriParses(text: string): boolean {
 
 export class CallbackDesk {
   private readonly journal: CallbackEntry[] = [];
+  /** Each kept entry's size (an entry dropped or cleared has none), and their sum, for the byte budget. */
+  private sizes = new WeakMap<CallbackEntry, number>();
+  private bytes = 0;
   private seq = 0;
   /** Each call's last delivery: the next one starts after it (one Downloader actor a call). */
   private readonly chains = new Map<string, Promise<void>>();
@@ -187,6 +195,29 @@ export class CallbackDesk {
   /** Forgets the journal (deliveries under way finish, unjournaled). */
   clear(): void {
     this.journal.length = 0;
+    this.sizes = new WeakMap();
+    this.bytes = 0;
+  }
+
+  /** Counts an entry's bytes (again, once it has its request and answer), dropping the oldest past the budget. */
+  private weigh(entry: CallbackEntry): void {
+    const size =
+      ENTRY_OVERHEAD +
+      (entry.request === null ? 0 : entry.request.url.length + entry.request.body.length) +
+      (entry.response === null ? 0 : entry.response.body.length + JSON.stringify(entry.response.headers).length) +
+      (entry.error?.length ?? 0);
+    const previous = this.sizes.get(entry);
+    if (previous === undefined) return;
+    this.bytes += size - previous;
+    this.sizes.set(entry, size);
+    while (
+      this.journal.length > 1 &&
+      (this.bytes > this.options.journalBytes || this.journal.length > this.options.entries)
+    ) {
+      const old = this.journal.shift() as CallbackEntry;
+      this.bytes -= this.sizes.get(old) ?? 0;
+      this.sizes.delete(old);
+    }
   }
 
   /** A reset: the journal and its numbering start again. */
@@ -220,7 +251,8 @@ export class CallbackDesk {
       elapsed_ms: null,
     };
     this.journal.push(entry);
-    if (this.journal.length > this.options.entries) this.journal.shift();
+    this.sizes.set(entry, 0);
+    this.weigh(entry);
     return entry;
   }
 
@@ -273,6 +305,7 @@ export class CallbackDesk {
       entry.state = 'done';
       entry.elapsed_ms = Math.round(performance.now() - started);
       this.inFlight--;
+      this.weigh(entry);
     }
   }
 

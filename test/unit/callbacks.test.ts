@@ -18,7 +18,7 @@ import {
   faultedCallbacks,
   userOf,
 } from '../../src/generators/created-call';
-import { callbackHostAllowed, javaUriParses } from '../../src/harness/callbacks';
+import { CallbackDesk, callbackHostAllowed, javaUriParses } from '../../src/harness/callbacks';
 import { offsetAt } from '../../src/input/zone';
 
 const zoneOf = (name: string): ZoneView => ({ name, offsetMs: (ms) => offsetAt(name, ms) });
@@ -322,5 +322,32 @@ describe('faultedCallbacks (seeded delivery faults)', () => {
     }
     expect(dropped / total).toBeGreaterThan(0.25);
     expect(dropped / total).toBeLessThan(0.35);
+  });
+});
+
+describe('the callback journal keeps within its budget', () => {
+  test.each([
+    // By count: the newest 10 of 50.
+    [10, 1_000_000, 10],
+    // By bytes: a dropped entry counts 480 (400 for its fields, 80 for its error): 9 fit under 4,799.
+    [1000, 4799, 9],
+    [1000, 4800, 10],
+  ])('at most %i entries and %i bytes → %i kept, the newest', async (entries, journalBytes, kept) => {
+    const desk = new CallbackDesk({ hosts: [], timeoutMs: 100, entries, journalBytes, bodyBytes: 1024, zone: 'UTC' });
+    const due = Array.from({ length: 50 }, (_, k) => {
+      const call = make(k);
+      return {
+        accountSid: account.sid,
+        call,
+        event: 'initiated' as const,
+        atMs: NOW,
+        stampMs: NOW,
+        fault: 'drop' as const,
+      };
+    });
+    await desk.deliver(due);
+    const journal = desk.entries();
+    expect(journal.map((e) => e.seq)).toEqual(Array.from({ length: kept }, (_, i) => 50 - kept + 1 + i));
+    expect(journal.every((e) => e.fault === 'drop' && e.request === null)).toBe(true);
   });
 });
