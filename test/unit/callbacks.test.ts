@@ -326,28 +326,35 @@ describe('faultedCallbacks (seeded delivery faults)', () => {
 });
 
 describe('the callback journal keeps within its budget', () => {
-  test.each([
-    // By count: the newest 10 of 50.
-    [10, 1_000_000, 10],
-    // By bytes: a dropped entry counts 480 (400 for its fields, 80 for its error): 9 fit under 4,799.
-    [1000, 4799, 9],
-    [1000, 4800, 10],
-  ])('at most %i entries and %i bytes → %i kept, the newest', async (entries, journalBytes, kept) => {
+  const deliverDropped = async (entries: number, journalBytes: number) => {
     const desk = new CallbackDesk({ hosts: [], timeoutMs: 100, entries, journalBytes, bodyBytes: 1024, zone: 'UTC' });
-    const due = Array.from({ length: 50 }, (_, k) => {
-      const call = make(k);
-      return {
-        accountSid: account.sid,
-        call,
-        event: 'initiated' as const,
-        atMs: NOW,
-        stampMs: NOW,
-        fault: 'drop' as const,
-      };
-    });
+    const due = Array.from({ length: 50 }, (_, k) => ({
+      accountSid: account.sid,
+      call: make(k),
+      event: 'initiated' as const,
+      atMs: NOW,
+      stampMs: NOW,
+      fault: 'drop' as const,
+    }));
     await desk.deliver(due);
-    const journal = desk.entries();
-    expect(journal.map((e) => e.seq)).toEqual(Array.from({ length: kept }, (_, i) => 50 - kept + 1 + i));
-    expect(journal.every((e) => e.fault === 'drop' && e.request === null)).toBe(true);
+    return desk.entries();
+  };
+  const newest = (n: number) => Array.from({ length: n }, (_, i) => 50 - n + 1 + i);
+
+  test('by count: the newest 10 of 50', async () => {
+    expect((await deliverDropped(10, 1_000_000)).map((e) => e.seq)).toEqual(newest(10));
+  });
+
+  test('by bytes: a dropped entry counts 400 for its fields and its error text; the newest that fit', async () => {
+    const size = 400 + ((await deliverDropped(1, 1_000_000))[0]?.error?.length ?? 0);
+    for (const [budget, kept] of [
+      [size * 9, 9],
+      [size * 9 + size - 1, 9],
+      [size * 10, 10],
+    ] as const) {
+      const journal = await deliverDropped(1000, budget);
+      expect(journal.map((e) => e.seq)).toEqual(newest(kept));
+      expect(journal.every((e) => e.fault === 'drop' && e.request === null)).toBe(true);
+    }
   });
 });
