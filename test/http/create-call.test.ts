@@ -45,6 +45,30 @@ async function receiver(behave?: Behaviour): Promise<{ url: string; got: Receive
 }
 
 const CALLS = (sid: string) => `/call/2012-04-24/Accounts/${sid}/Calls.json`;
+
+/** A listed call, as far as a callback's parameters follow from it. */
+interface Listed {
+  sid: string;
+  InstanceId: string;
+  from: string;
+  to: string;
+  direction: string;
+  status: string;
+  date_created: string;
+  date_updated: string;
+  start_time: string;
+  end_time?: string;
+  duration?: number;
+}
+
+/** Joda's `EEE, dd MMM YYYY HH:mm:ss ZZZZ` in UTC, written out here, not taken from the code under test. */
+function timestamp(ms: number): string {
+  const d = new Date(ms);
+  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getUTCDay()];
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${day}, ${two(d.getUTCDate())} ${month} ${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} UTC`;
+}
 const FIXED: AccountSpec = {
   friendlyName: 'Outcomes',
   calls: 0,
@@ -215,15 +239,6 @@ describe('status callbacks, as Restcomm sends them, on the clock', () => {
       const created = Date.parse(record.date_created);
       const answered = Date.parse(record.start_time);
       const ended = Math.floor(Date.parse(record.end_time) / 1000) * 1000;
-      const stamp = (ms: number) => {
-        const d = new Date(ms);
-        const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getUTCDay()];
-        const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][
-          d.getUTCMonth()
-        ];
-        const two = (n: number) => String(n).padStart(2, '0');
-        return `${day}, ${two(d.getUTCDate())} ${month} ${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} UTC`;
-      };
       const expected = (status: string, seq: number, at: number, duration?: number) => [
         ['InstanceId', call.InstanceId],
         ['AccountSid', FIXED.sid],
@@ -235,7 +250,7 @@ describe('status callbacks, as Restcomm sends them, on the clock', () => {
         ['ForwardedFrom', ''],
         ['CallStatus', status],
         ...(duration === undefined ? [] : [['CallDuration', String(duration)]]),
-        ['Timestamp', stamp(at)],
+        ['Timestamp', timestamp(at)],
         ['CallbackSource', 'call-progress-events'],
         ['SequenceNumber', String(seq)],
         // The StatusCallback's own query comes after production's parameters.
@@ -538,9 +553,8 @@ describe('status callbacks, as Restcomm sends them, on the clock', () => {
         const page = await request(app)
           .get(`${CALLS(main.sid)}?PageSize=1000`)
           .auth(main.token, '');
-        const created = (
-          page.body.calls as { sid: string; direction: string; status: string; duration?: number }[]
-        ).filter((c) => c.direction === 'outbound-api' && c.sid.length > 0);
+        // The 1,000 created calls are the newest: the first page of 1,000.
+        const created = (page.body.calls as Listed[]).filter((c) => c.direction === 'outbound-api');
         return { app, main, created };
       };
       const first = await run();
@@ -566,7 +580,34 @@ describe('status callbacks, as Restcomm sends them, on the clock', () => {
         seen.add(c.status);
         checked++;
         expect(got.map((p) => p.get('CallStatus'))).toEqual(sends[c.status]);
-        for (const p of got) expect([...p.keys()].slice(0, 3)).toEqual(['InstanceId', 'AccountSid', 'CallSid']);
+        // Every parameter, from the listed record: the call's own, the state's, its sequence.
+        const created = Date.parse(c.date_created);
+        for (const p of got) {
+          const state = p.get('CallStatus') as string;
+          const seq = ['initiated', 'ringing', 'answered', 'completed'].indexOf(state);
+          const stampMs = [
+            created,
+            created + 1000,
+            Date.parse(c.start_time),
+            Math.floor(Date.parse(c.end_time ?? c.date_updated) / 1000) * 1000,
+          ][seq] as number;
+          const duration = c.status === 'completed' || c.status === 'canceled' ? String(c.duration) : '0';
+          expect([...p]).toEqual([
+            ['InstanceId', c.InstanceId],
+            ['AccountSid', first.main.sid],
+            ['CallSid', c.sid],
+            ['From', c.from],
+            ['To', c.to],
+            ['Direction', 'outbound-api'],
+            ['CallerName', c.from],
+            ['ForwardedFrom', ''],
+            ['CallStatus', state],
+            ...(state === 'completed' ? [['CallDuration', duration]] : []),
+            ['Timestamp', timestamp(stampMs)],
+            ['CallbackSource', 'call-progress-events'],
+            ['SequenceNumber', String(seq)],
+          ]);
+        }
       }
       expect(checked).toBe(1000);
       expect(seen).toEqual(new Set(Object.keys(sends)));
