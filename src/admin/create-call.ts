@@ -110,7 +110,12 @@ export function submitCreate(log: WriteLog, strict: boolean) {
   };
 }
 
-/** The accounts on the world's clock, and their created calls with callbacks, in creation order. */
+/** The accounts on the world's clock: every one but sandboxes, whose clocks are their own. */
+function worldClockAccounts(ctx: AdminContext): Account[] {
+  return ctx.world.accounts().filter((a) => ctx.world.forkOf(a.profile.sid) === undefined);
+}
+
+/** The created calls of `accounts` with a StatusCallback, in creation order, with their accounts' faults. */
 export function subscribedCalls(accounts: readonly Account[]) {
   return accounts.flatMap((account) =>
     account.calls
@@ -121,13 +126,6 @@ export function subscribedCalls(accounts: readonly Account[]) {
 }
 
 /**
- * Sends the callbacks of `accounts`' calls due in (fromMs, toMs], in order, when this replica
- * took the write that moved the clock (another replica applying it sends nothing). The promise
- * (none when nothing is due) settles once each has an outcome: the move's answer waits for it,
- * the write log does not (a receiver that writes to the emulator as it answers would otherwise
- * wait on itself).
- */
-/**
  * The world's clock moved from `fromMs` to `toMs` (a move, or the running clock): the callbacks
  * of the accounts on it due since the last hand-out. A clock that went back (a reset, an import)
  * starts again from where it is now.
@@ -136,8 +134,7 @@ export function deliverWorldPassed(ctx: AdminContext, fromMs: number, toMs: numb
   const mark = ctx.callbacks.worldMark;
   const since = mark === null || mark > fromMs ? fromMs : mark;
   ctx.callbacks.worldMark = toMs;
-  const onWorldClock = ctx.world.accounts().filter((a) => ctx.world.forkOf(a.profile.sid) === undefined);
-  const settle = deliverPassed(ctx, onWorldClock, since, toMs);
+  const settle = deliverPassed(ctx, worldClockAccounts(ctx), since, toMs);
   // --callbacks-in-background: the move answers at once, a stand-in's app gets them as they go.
   return ctx.callbacksInBackground ? undefined : settle;
 }
@@ -152,17 +149,20 @@ export function pumpCallbacks(ctx: AdminContext): void {
   const before = ctx.callbacks.worldMark ?? ctx.world.nowMs;
   ctx.world.tick();
   const now = ctx.world.nowMs;
-  if (now < before) {
-    ctx.callbacks.worldMark = now;
-    return;
-  }
-  if (now === before) return;
   ctx.callbacks.worldMark = now;
-  const onWorldClock = ctx.world.accounts().filter((a) => ctx.world.forkOf(a.profile.sid) === undefined);
-  const due = CallbackDesk.dueBetween(subscribedCalls(onWorldClock), before, now);
+  // Not moved, or moved back (a reset, an import): nothing passed.
+  if (now <= before) return;
+  const due = CallbackDesk.dueBetween(subscribedCalls(worldClockAccounts(ctx)), before, now);
   if (due.length > 0) void ctx.callbacks.deliver(due);
 }
 
+/**
+ * Sends the callbacks of `accounts`' calls due in (fromMs, toMs], in order, when this replica
+ * took the write that moved the clock (another replica applying it sends nothing). The promise
+ * (none when nothing is due) settles once each has an outcome: the move's answer waits for it,
+ * the write log does not (a receiver that writes to the emulator as it answers would otherwise
+ * wait on itself).
+ */
 export function deliverPassed(
   ctx: AdminContext,
   accounts: readonly Account[],
@@ -197,10 +197,8 @@ export const createCall: AdminHandler = (ctx, req) => {
   );
   ctx.world.insertCalls(account, [call]);
   if (ctx.log.applyingOwn && call.callback !== undefined) {
-    const faults = account.spec.callbackFaults;
-    const due = CallbackDesk.dueBetween([{ accountSid: account.profile.sid, call, faults }], nowMs - 1, nowMs);
     // Not awaited: the answer does not wait for the receiver (see above).
-    void ctx.callbacks.deliver(due);
+    void ctx.callbacks.deliver(CallbackDesk.atCreation(account.profile.sid, call, account.spec.callbackFaults));
   }
   const shown = storedAtClock(call, nowMs);
   const xml = req.params['format'] === 'xml';

@@ -140,8 +140,9 @@ export class CallbackDesk {
   }
 
   /**
-   * The callbacks of `calls` due in (fromMs, toMs], their accounts' seeded faults applied, in
-   * order: by instant, then as the calls came (their order in `calls`), then as each call sends them.
+   * The callbacks of `calls` due in (fromMs, toMs] but `initiated`, their accounts' seeded faults
+   * applied, in order: by instant, then as the calls came (their order in `calls`), then as each
+   * call sends them.
    */
   static dueBetween(
     calls: readonly { accountSid: string; call: CallRecord; faults?: CallbackFaults | undefined }[],
@@ -151,11 +152,20 @@ export class CallbackDesk {
     const due: DueDelivery[] = [];
     for (const { accountSid, call, faults } of calls) {
       for (const d of faultedCallbacks(dueCallbacks(call), call.sid, faults)) {
-        if (d.atMs > fromMs && d.atMs <= toMs) due.push({ accountSid, call, ...d });
+        // The create itself sends `initiated` (see `atCreation`): a window that holds its instant
+        // (the running clock's, ticked as the create came in) must not send it again.
+        if (d.event !== 'initiated' && d.atMs > fromMs && d.atMs <= toMs) due.push({ accountSid, call, ...d });
       }
     }
     // Array.prototype.sort is stable: ties keep the calls' order and each call's states' order.
     return due.sort((a, b) => a.atMs - b.atMs);
+  }
+
+  /** The callbacks a create sends as it answers: `initiated` (twice, or none, under a seeded fault). */
+  static atCreation(accountSid: string, call: CallRecord, faults: CallbackFaults | undefined): DueDelivery[] {
+    return faultedCallbacks(dueCallbacks(call), call.sid, faults)
+      .filter((d) => d.event === 'initiated')
+      .map((d) => ({ accountSid, call, ...d }));
   }
 
   /**

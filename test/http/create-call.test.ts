@@ -499,6 +499,34 @@ describe('status callbacks, as Restcomm sends them, on the clock', () => {
     }
   });
 
+  test('a running clock (--clock-rate) sends what it passes, each once, the initiated one by the create alone', async () => {
+    const rx = await receiver();
+    try {
+      const { app, world } = withFixed();
+      let wall = 1_000_000;
+      world.followWall(1, () => wall, wall);
+      wall += 1000;
+      app.pumpCallbacks();
+      wall += 5000;
+      // The create ticks the clock as it comes in: it is made after the pump's last instant.
+      const call = (await create(app, form('+15550000001', `${rx.url}/s`))).body;
+      await settled(app);
+      app.pumpCallbacks();
+      await settled(app);
+      expect(rx.got).toHaveLength(1);
+      wall += 5 * 3600_000;
+      app.pumpCallbacks();
+      await settled(app);
+      app.pumpCallbacks();
+      await settled(app);
+      const states = rx.got.map((g) => new URLSearchParams(g.body));
+      expect(states.map((p) => p.get('CallStatus'))).toEqual(['initiated', 'ringing', 'answered', 'completed']);
+      expect(new Set(states.map((p) => p.get('CallSid')))).toEqual(new Set([call.sid]));
+    } finally {
+      await rx.close();
+    }
+  });
+
   test('a state export keeps created calls: imported elsewhere they live on and send the same callbacks', async () => {
     const rx = await receiver();
     try {
