@@ -5,6 +5,7 @@ import { type CallbackRequest, callbackParams, callbackRequest, type ZoneView } 
 import { isoMillis } from '../format/dates';
 import type { CallRecord } from '../generators/call';
 import {
+  CALLBACK_EVENTS,
   type CallbackEvent,
   type CallbackFault,
   type CallbackFaults,
@@ -250,7 +251,7 @@ export class CallbackDesk {
       account_sid: d.accountSid,
       call_sid: d.call.sid,
       event: d.event,
-      sequence_number: ['initiated', 'ringing', 'answered', 'completed'].indexOf(d.event),
+      sequence_number: CALLBACK_EVENTS.indexOf(d.event),
       due: isoMillis(d.atMs),
       fault: d.fault ?? null,
       request: null,
