@@ -155,6 +155,8 @@ export const problems = {
   trafficRate: 'must be a number of calls an hour, over 0 and at most 3600 (one a second)',
   outcomeWeight: 'must be a weight: a number, 0 or more',
   probability: 'must be a probability: a number from 0 to 1',
+  callbackUrl: 'must be an absolute http or https URL',
+  callbacksNeedTraffic: "needs traffic: only live traffic calls the account's numbers",
   createdAt: (created: string) => `must be an ISO 8601 instant within the second of date_created (${created})`,
   createdCall: 'is for calls made by POST Calls.json: direction outbound-api, with a final status',
   createdMethod: 'needs status_callback',
@@ -259,6 +261,8 @@ export const messages = {
     `Create a call with a form body (Content-Type: application/x-www-form-urlencoded), as production reads it; got ${type === '' ? 'no Content-Type' : type}`,
   createUnread: (name: string) =>
     `Production reads no parameter ${JSON.stringify(name)} when it creates a call (it reads From, To, Url, Method, FallbackUrl, FallbackMethod, Username, Password, Timeout, StatusCallback, StatusCallbackMethod, StatusCallbackEvent): ignored`,
+  tooManyCallbacks: (calls: number, most: number) =>
+    `This move would pass the status callbacks of ${calls} calls of live traffic, more than the ${most} one move may send: move the clock in smaller steps, or take status_callback off the account`,
   callbackHostRefused: (host: string) =>
     `StatusCallback host ${host} is refused: the emulator sends callbacks to loopback addresses and to the hosts named by --callback-hosts only`,
   badDay: (name: string, value: string) => `${name} must start with a date as yyyy-MM-dd, got ${JSON.stringify(value)}`,

@@ -4,7 +4,7 @@ import { durationMs } from '../input/duration';
 import { asObject, checkKeys, instantAt } from '../input/fields';
 import type { World } from '../store/world';
 import { type AdminHandler, ok } from './context';
-import { deliverWorldPassed } from './create-call';
+import { checkPassed, deliverWorldPassed, worldClockAccounts } from './create-call';
 
 /** The last instant the date formats can write. */
 const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
@@ -81,7 +81,9 @@ export const getClock: AdminHandler = (ctx) => ok(clockView(ctx.world));
 /** `POST /__admin/clock`: the clock moved forward; a refused move leaves it where it is. */
 export const moveClock: AdminHandler = (ctx, req) => {
   const fromMs = ctx.world.nowMs;
-  ctx.world.setClock(clockTarget(ctx.world, req.body()));
+  const toMs = clockTarget(ctx.world, req.body());
+  checkPassed(worldClockAccounts(ctx), fromMs, toMs);
+  ctx.world.setClock(toMs);
   // Every callback the move passed is sent, in order, before it answers (not sandboxes': their clocks stay).
   const settle = ctx.log.applyingOwn ? deliverWorldPassed(ctx, fromMs, ctx.world.nowMs) : undefined;
   return settle === undefined ? ok(clockView(ctx.world)) : { ...ok(clockView(ctx.world)), settle };

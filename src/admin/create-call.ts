@@ -4,7 +4,8 @@ import { callJson, callXml } from '../format/call';
 import { xmlRoot } from '../format/xml';
 import { storedAtClock } from '../generators/call-life';
 import { type CallRequest, createdCall } from '../generators/created-call';
-import { CallbackDesk, callbackHostAllowed, javaUriParses } from '../harness/callbacks';
+import { arrivalsBetween, trafficCallbacksBetween } from '../generators/traffic-callbacks';
+import { CallbackDesk, callbackHostAllowed, type DueDelivery, javaUriParses } from '../harness/callbacks';
 import { headerSafe, VERSION_HEADER } from '../http/exchange';
 import type { Account } from '../store/world';
 import type { AdminContext, AdminHandler } from './context';
@@ -111,7 +112,7 @@ export function submitCreate(log: WriteLog, strict: boolean) {
 }
 
 /** The accounts on the world's clock: every one but sandboxes, whose clocks are their own. */
-function worldClockAccounts(ctx: AdminContext): Account[] {
+export function worldClockAccounts(ctx: AdminContext): Account[] {
   return ctx.world.accounts().filter((a) => ctx.world.forkOf(a.profile.sid) === undefined);
 }
 
@@ -152,7 +153,7 @@ export function pumpCallbacks(ctx: AdminContext): void {
   ctx.callbacks.worldMark = now;
   // Not moved, or moved back (a reset, an import): nothing passed.
   if (now <= before) return;
-  const due = CallbackDesk.dueBetween(subscribedCalls(worldClockAccounts(ctx)), before, now);
+  const due = passedBetween(worldClockAccounts(ctx), before, now);
   if (due.length > 0) void ctx.callbacks.deliver(due);
 }
 
@@ -170,8 +171,56 @@ export function deliverPassed(
   toMs: number,
 ): Promise<void> | undefined {
   if (!ctx.log.applyingOwn || toMs <= fromMs) return undefined;
-  const due = CallbackDesk.dueBetween(subscribedCalls(accounts), fromMs, toMs);
+  const due = passedBetween(accounts, fromMs, toMs);
   return due.length === 0 ? undefined : ctx.callbacks.deliver(due);
+}
+
+/** Every callback of `accounts` due in (fromMs, toMs]: created calls', then inbound traffic's, merged by instant. */
+function passedBetween(accounts: readonly Account[], fromMs: number, toMs: number): DueDelivery[] {
+  const due = CallbackDesk.dueBetween(subscribedCalls(accounts), fromMs, toMs);
+  for (const account of accounts) {
+    const { traffic, inboundCallbacks } = account.spec;
+    if (traffic === undefined || inboundCallbacks === undefined) continue;
+    for (const d of trafficCallbacksBetween(
+      account.context,
+      account.profile,
+      traffic,
+      inboundCallbacks,
+      fromMs,
+      toMs,
+    )) {
+      due.push({
+        accountSid: account.profile.sid,
+        call: d.call,
+        event: d.state,
+        atMs: d.atMs,
+        stampMs: d.atMs,
+        inbound: d.target,
+      });
+    }
+  }
+  // Stable: created calls' order and each call's states' order stay within an instant.
+  return due.sort((a, b) => a.atMs - b.atMs);
+}
+
+/** The most calls of live traffic whose callbacks one move may pass (a year at 10 an hour). */
+export const MAX_TRAFFIC_CALLBACK_CALLS = 100_000;
+
+/**
+ * Refuses (a 409, before anything moves) a move that would pass the callbacks of more calls of
+ * live traffic than one move may send: ten years of traffic is a legitimate move without
+ * callbacks, and tens of millions of posts with them.
+ */
+export function checkPassed(accounts: readonly Account[], fromMs: number, toMs: number): void {
+  let calls = 0;
+  for (const account of accounts) {
+    const { traffic, inboundCallbacks } = account.spec;
+    if (traffic === undefined || inboundCallbacks === undefined) continue;
+    const { first, end } = arrivalsBetween(account.context, account.profile, traffic, fromMs, toMs);
+    calls += end - first;
+  }
+  if (calls > MAX_TRAFFIC_CALLBACK_CALLS)
+    throw new ApiError(409, messages.tooManyCallbacks(calls, MAX_TRAFFIC_CALLBACK_CALLS));
 }
 
 /**

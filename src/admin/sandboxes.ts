@@ -6,7 +6,7 @@ import type { Account } from '../store/world';
 import { hazardsView } from './accounts';
 import { accountClockView, clockTarget } from './clock';
 import { type AdminContext, type AdminHandler, accountView, created, endAccount, ok } from './context';
-import { deliverPassed } from './create-call';
+import { checkPassed, deliverPassed } from './create-call';
 import { accountFromState } from './state';
 
 /** A sandbox as the admin API shows it: an account (with its token), and where it came from. */
@@ -130,7 +130,9 @@ export const getSandboxClock: AdminHandler = (ctx, req) => {
 export const moveSandboxClock: AdminHandler = (ctx, req) => {
   const sandbox = sandboxOf(ctx, req.params['sid'] ?? '');
   const fromMs = sandbox.context.nowMs;
-  ctx.world.setSandboxClock(sandbox, clockTarget(ctx.world, req.body(), sandbox.context.nowMs));
+  const toMs = clockTarget(ctx.world, req.body(), sandbox.context.nowMs);
+  checkPassed([sandbox], fromMs, toMs);
+  ctx.world.setSandboxClock(sandbox, toMs);
   const reply = ok(accountClockView(ctx.world, sandbox.context.nowMs));
   const settle = deliverPassed(ctx, [sandbox], fromMs, sandbox.context.nowMs);
   return settle === undefined || ctx.callbacksInBackground ? reply : { ...reply, settle };

@@ -1,5 +1,6 @@
 import type { CallRecord } from '../generators/call';
 import { CALLBACK_EVENTS, type CallbackEvent, userOf } from '../generators/created-call';
+import { API_VERSION } from './uris';
 
 /**
  * A status callback as Restcomm sends it (`Call.dialStatusCallbackParameters`, then the
@@ -54,6 +55,43 @@ export function callbackParams(
     ['SequenceNumber', String(CALLBACK_EVENTS.indexOf(event))],
   );
   return params;
+}
+
+/**
+ * The parameters of an inbound call's callback, in the VoiceInterpreter's order
+ * (`VoiceInterpreter.parameters`): CallSid, InstanceId, AccountSid, From, To, CallStatus (the
+ * state's text: `in-progress`, not `answered`), ApiVersion, Direction, CallerName and
+ * ForwardedFrom (the text `null` when there is none, not a bare name), CallTimestamp (the
+ * creation as Joda's `DateTime.toString()`). No SequenceNumber, no Timestamp, no CallbackSource.
+ * @example inboundCallbackParams(call, 'AC1', 'ringing', UTC_ZONE)[5] // ['CallStatus', 'ringing']
+ */
+export function inboundCallbackParams(call: CallRecord, accountSid: string, state: string, zone: ZoneView): Param[] {
+  return [
+    ['CallSid', call.sid],
+    ['InstanceId', call.instanceId],
+    ['AccountSid', accountSid],
+    ['From', call.from],
+    ['To', call.to],
+    ['CallStatus', state],
+    ['ApiVersion', API_VERSION],
+    ['Direction', call.direction],
+    ['CallerName', call.callerName === '' ? 'null' : call.callerName],
+    ['ForwardedFrom', 'null'],
+    ['CallTimestamp', jodaIso(call.startSec * 1000, zone)],
+  ];
+}
+
+/**
+ * Joda's `DateTime.toString()` in the server's zone: ISO 8601 with milliseconds and the offset,
+ * `Z` when it is zero.
+ * @example jodaIso(Date.UTC(2025, 5, 1, 12), UTC_ZONE) // '2025-06-01T12:00:00.000Z'
+ */
+export function jodaIso(ms: number, zone: ZoneView): string {
+  const offset = zone.offsetMs(ms);
+  const local = new Date(ms + offset).toISOString().slice(0, -1);
+  if (offset === 0) return `${local}Z`;
+  const abs = Math.abs(offset) / 60_000;
+  return `${local}${offset < 0 ? '-' : '+'}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
 }
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;

@@ -6,6 +6,7 @@ import type { HazardSpec } from './hazards';
 import { LIST_STREAMS, type ListName, perList } from './lists';
 import { PartyPool } from './parties';
 import type { TrafficSpec } from './traffic';
+import type { InboundCallbacks } from './traffic-callbacks';
 
 /** What a fixture says about one account. */
 export interface AccountSpec {
@@ -36,6 +37,8 @@ export interface AccountSpec {
   outcomes?: OutcomeSpec;
   /** Seeded faults on the delivery of their status callbacks; absent: none. */
   callbackFaults?: CallbackFaults;
+  /** Status callbacks of its numbers, which its inbound traffic sends (see traffic-callbacks.ts); absent: none. */
+  inboundCallbacks?: InboundCallbacks;
 }
 
 /**

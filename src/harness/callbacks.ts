@@ -1,7 +1,13 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { type CallbackRequest, callbackParams, callbackRequest, type ZoneView } from '../format/callback';
+import {
+  type CallbackRequest,
+  callbackParams,
+  callbackRequest,
+  inboundCallbackParams,
+  type ZoneView,
+} from '../format/callback';
 import { isoMillis } from '../format/dates';
 import type { CallRecord } from '../generators/call';
 import {
@@ -12,6 +18,7 @@ import {
   dueCallbacks,
   faultedCallbacks,
 } from '../generators/created-call';
+import type { InboundState, NumberCallback } from '../generators/traffic-callbacks';
 import { offsetAt } from '../input/zone';
 
 /**
@@ -21,14 +28,19 @@ import { offsetAt } from '../input/zone';
  * of every delivery, for `GET /__admin/callbacks` and the sandbox handle.
  */
 
-/** One callback, due: the call it is about, its account, its state, when it is sent and what its Timestamp says. */
+/**
+ * One callback, due: the call it is about, its account, its state, when it is sent and what its
+ * Timestamp says. A created call's (the Call actor's parameters) goes to its own StatusCallback;
+ * an inbound call's (`inbound`: the VoiceInterpreter's parameters) to its number's.
+ */
 export interface DueDelivery {
   accountSid: string;
   call: CallRecord;
-  event: CallbackEvent;
+  event: CallbackEvent | InboundState;
   atMs: number;
   stampMs: number;
   fault?: CallbackFault;
+  inbound?: NumberCallback;
 }
 
 /** What came back, or why nothing did. */
@@ -46,8 +58,12 @@ export interface CallbackEntry {
   seq: number;
   account_sid: string;
   call_sid: string;
-  event: CallbackEvent;
-  sequence_number: number;
+  /** A created call's state (`initiated`, `ringing`, `answered`, `completed`), or an inbound call's (`ringing`, `in-progress`, `completed`, `busy`…). */
+  event: CallbackEvent | InboundState;
+  /** A created call's SequenceNumber; null for an inbound call's callback, which has none. */
+  sequence_number: number | null;
+  /** `created`: a call made by POST Calls.json; `inbound`: a call of live traffic, to its number's StatusCallback. */
+  source: 'created' | 'inbound';
   /** The clock's instant the callback was sent at, ISO 8601 (its Timestamp's, but for a delayed or reordered one). */
   due: string;
   /** A seeded delivery fault of the account's `callback_faults`: `drop`, `duplicate`, `delay`, `reorder`; else null. */
@@ -251,7 +267,8 @@ export class CallbackDesk {
       account_sid: d.accountSid,
       call_sid: d.call.sid,
       event: d.event,
-      sequence_number: CALLBACK_EVENTS.indexOf(d.event),
+      sequence_number: d.inbound === undefined ? CALLBACK_EVENTS.indexOf(d.event as CallbackEvent) : null,
+      source: d.inbound === undefined ? 'created' : 'inbound',
       due: isoMillis(d.atMs),
       fault: d.fault ?? null,
       request: null,
@@ -268,7 +285,7 @@ export class CallbackDesk {
   }
 
   private async send(entry: CallbackEntry, d: DueDelivery): Promise<void> {
-    const sub = d.call.callback;
+    const sub = d.inbound ?? d.call.callback;
     if (sub === undefined) return;
     this.inFlight++;
     // Timing is reported, never used: it shapes no data.
@@ -278,7 +295,10 @@ export class CallbackDesk {
         entry.error = 'dropped: a seeded fault of the account (callback_faults.drop); nothing was sent';
         return;
       }
-      const params = callbackParams(d.call, d.accountSid, d.event, d.stampMs, this.zone);
+      const params =
+        d.inbound === undefined
+          ? callbackParams(d.call, d.accountSid, d.event as CallbackEvent, d.stampMs, this.zone)
+          : inboundCallbackParams(d.call, d.accountSid, d.event, this.zone);
       let target = absoluteUrl(sub.url);
       if (target === undefined) {
         entry.error = `StatusCallback ${JSON.stringify(sub.url)} is not an absolute http or https URL: production's HTTP client fails on it and logs the failure`;

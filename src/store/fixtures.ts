@@ -5,6 +5,7 @@ import type { CallbackFaults, OutcomeSpec } from '../generators/created-call';
 import { type HazardSpec, MAX_COMMIT_LAG_S, MAX_INSTANCES, MAX_SKEW_S } from '../generators/hazards';
 import { notificationCapacity } from '../generators/notification';
 import { recordingCapacity } from '../generators/recording-layout';
+import type { InboundCallbacks, NumberCallback } from '../generators/traffic-callbacks';
 import { isObject, parseJson, type Reader, readerOf } from '../input/fields';
 
 /** The most calls one account may have: orders are Uint32Array permutations, 4 bytes a call. */
@@ -25,6 +26,8 @@ const ACCOUNT_FIELDS = [
   'outcomes',
   'outcomes_by_to',
   'callback_faults',
+  'status_callback',
+  'number_status_callbacks',
 ] as const;
 const SID_PATTERN = /^AC[0-9a-f]{32}$/;
 // A Basic user name cannot hold ':' (it ends the user name), and header text must be visible ASCII.
@@ -118,10 +121,44 @@ export function validateAccount(raw: unknown, at: string): AccountSpec {
   }
   const outcomes = validateOutcomes(r.body['outcomes'], r.body['outcomes_by_to'], at);
   if (outcomes !== undefined) spec.outcomes = outcomes;
+  const inbound = validateInboundCallbacks(r, at);
+  if (inbound !== undefined) {
+    if (spec.traffic === undefined)
+      r.fail(r.has('status_callback') ? 'status_callback' : 'number_status_callbacks', problems.callbacksNeedTraffic);
+    spec.inboundCallbacks = inbound;
+  }
   const faults = r.body['callback_faults'];
   if (faults !== undefined && faults !== null)
     spec.callbackFaults = validateCallbackFaults(faults, `${at}.callback_faults`);
   return spec;
+}
+
+/**
+ * `status_callback` (every number's) and `number_status_callbacks` (some numbers' own):
+ * `{"url": "http://…", "method": "POST"}`, the method POST when absent.
+ */
+function validateInboundCallbacks(r: Reader, at: string): InboundCallbacks | undefined {
+  const one = (raw: unknown, where: string): NumberCallback => {
+    const c: Reader = readerOf(raw, where, ['url', 'method']);
+    const url = c.body['url'];
+    if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url)) c.fail('url', problems.callbackUrl);
+    const method = c.body['method'] ?? 'POST';
+    if (typeof method !== 'string' || !['GET', 'POST'].includes(method.toUpperCase()))
+      c.fail('method', problems.oneOf(['GET', 'POST'], method));
+    return { url: url as string, method: method as string };
+  };
+  const out: InboundCallbacks = {};
+  const all = r.body['status_callback'];
+  if (all !== undefined && all !== null) out.all = one(all, `${at}.status_callback`);
+  const byNumber = r.body['number_status_callbacks'];
+  if (byNumber !== undefined && byNumber !== null) {
+    if (!isObject(byNumber)) throw new ValidationError(`${at}.number_status_callbacks`, problems.object);
+    const read: Record<string, NumberCallback> = {};
+    for (const [number, raw] of Object.entries(byNumber))
+      read[number] = one(raw, `${at}.number_status_callbacks.${number}`);
+    out.byNumber = read;
+  }
+  return out.all === undefined && out.byNumber === undefined ? undefined : out;
 }
 
 /** `callback_faults`: probabilities from 0 to 1, and a delay's most, in ms (at most a day). */
@@ -221,6 +258,10 @@ export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
     ...(spec.outcomes?.weights === undefined ? {} : { outcomes: spec.outcomes.weights }),
     ...(spec.outcomes?.byTo === undefined ? {} : { outcomes_by_to: spec.outcomes.byTo }),
     ...(spec.callbackFaults === undefined ? {} : { callback_faults: spec.callbackFaults }),
+    ...(spec.inboundCallbacks?.all === undefined ? {} : { status_callback: spec.inboundCallbacks.all }),
+    ...(spec.inboundCallbacks?.byNumber === undefined
+      ? {}
+      : { number_status_callbacks: spec.inboundCallbacks.byNumber }),
   };
 }
 

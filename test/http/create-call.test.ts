@@ -59,6 +59,7 @@ interface Listed {
   start_time: string;
   end_time?: string;
   duration?: number;
+  caller_name: string;
 }
 
 /** Joda's `EEE, dd MMM YYYY HH:mm:ss ZZZZ` in UTC, written out here, not taken from the code under test. */
@@ -218,6 +219,126 @@ describe('POST Calls.json: creating a call as production answers it', () => {
     expect(res.text).toMatch(/^<Call>\n {2}<Sid>ID[0-9a-f]{32}-CA[0-9a-f]{32}<\/Sid>\n/);
     expect(res.text).toMatch(/<\/Call>$/);
     expect(res.text).toContain('<Status>QUEUED</Status>');
+  });
+});
+
+describe("inbound traffic's status callbacks, as the VoiceInterpreter sends them to the number's StatusCallback", () => {
+  const trafficAccount = (statusCallback: unknown, extra: Record<string, unknown> = {}) => ({
+    friendly_name: 'Inbound',
+    sid: 'AC000000000000000000000000000000e1',
+    token: 'inbound-token',
+    traffic: { calls_per_hour: 120 },
+    status_callback: statusCallback,
+    ...extra,
+  });
+  const addAccount = (app: App, body: unknown) =>
+    request(app).post('/__admin/accounts').type('json').send(JSON.stringify(body));
+
+  test('each inbound call the hour brought posts ringing, in-progress if answered, then its end, with every parameter', async () => {
+    const rx = await receiver();
+    try {
+      const { app } = makeEmulator();
+      expect((await addAccount(app, trafficAccount({ url: `${rx.url}/in` }))).status).toBe(201);
+      await move(app, 'PT1H');
+      const page = await request(app)
+        .get('/call/2012-04-24/Accounts/AC000000000000000000000000000000e1/Calls.json?PageSize=1000')
+        .auth('inbound-token', '');
+      const clock = Date.parse((await request(app).get('/__admin/clock')).body.now);
+      const inbound = (page.body.calls as Listed[]).filter((c) => c.direction === 'inbound');
+      expect(inbound.length).toBeGreaterThan(20);
+      const byCall = new Map<string, URLSearchParams[]>();
+      for (const g of rx.got) {
+        expect([g.method, g.url]).toEqual(['POST', '/in']);
+        const p = new URLSearchParams(g.body);
+        byCall.set(p.get('CallSid') as string, [...(byCall.get(p.get('CallSid') as string) ?? []), p]);
+      }
+      for (const c of inbound) {
+        const got = byCall.get(c.sid) ?? [];
+        // What its record says happened by now: its arrival, its answer, its end.
+        const ended = c.end_time !== undefined && Date.parse(c.end_time) <= clock;
+        const expected = ['ringing'];
+        if (c.status === 'completed' || c.status === 'in-progress') expected.push('in-progress');
+        if (ended) expected.push(c.status);
+        expect([c.sid, got.map((p) => p.get('CallStatus'))]).toEqual([c.sid, expected]);
+        for (const p of got) {
+          expect([...p]).toEqual([
+            ['CallSid', c.sid],
+            ['InstanceId', c.InstanceId],
+            ['AccountSid', 'AC000000000000000000000000000000e1'],
+            ['From', c.from],
+            ['To', c.to],
+            ['CallStatus', p.get('CallStatus')],
+            ['ApiVersion', '2012-04-24'],
+            ['Direction', 'inbound'],
+            ['CallerName', c.caller_name],
+            ['ForwardedFrom', 'null'],
+            ['CallTimestamp', new Date(Date.parse(c.date_created)).toISOString()],
+          ]);
+        }
+      }
+      // Only inbound calls post: outbound traffic has no number's callback.
+      expect(byCall.size).toBe(inbound.length);
+      const journal = (await request(app).get('/__admin/callbacks')).body.callbacks as {
+        source: string;
+        sequence_number: unknown;
+      }[];
+      expect(new Set(journal.map((e) => `${e.source} ${e.sequence_number}`))).toEqual(new Set(['inbound null']));
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test("a number's own StatusCallback wins over the account's", async () => {
+    const rx = await receiver();
+    try {
+      const { app } = makeEmulator();
+      const probe = await addAccount(app, trafficAccount({ url: `${rx.url}/all` }));
+      expect(probe.status).toBe(201);
+      await move(app, 'PT10M');
+      const numbers = new Set(rx.got.map((g) => new URLSearchParams(g.body).get('To')));
+      const [mine] = [...numbers];
+      const second = makeEmulator();
+      await addAccount(
+        second.app,
+        trafficAccount(
+          { url: `${rx.url}/all` },
+          { number_status_callbacks: { [mine as string]: { url: `${rx.url}/own`, method: 'GET' } } },
+        ),
+      );
+      rx.got.length = 0;
+      await move(second.app, 'PT10M');
+      const own = rx.got.filter((g) => g.url.startsWith('/own?'));
+      expect(own.length).toBeGreaterThan(0);
+      expect(own.every((g) => g.method === 'GET' && new URLSearchParams(g.url.slice(5)).get('To') === mine)).toBe(true);
+      expect(rx.got.filter((g) => g.url === '/all').every((g) => new URLSearchParams(g.body).get('To') !== mine)).toBe(
+        true,
+      );
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('a move that would pass the callbacks of more traffic than one move may send is a 409, and the clock stays', async () => {
+    const { app } = makeEmulator();
+    await addAccount(app, { ...trafficAccount({ url: 'http://127.0.0.1:1/x' }), traffic: { calls_per_hour: 3600 } });
+    const res = await move(app, 'P3650D');
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(
+      /^This move would pass the status callbacks of \d+ calls of live traffic, more than the 100000/,
+    );
+    expect((await request(app).get('/__admin/clock')).body.advanced_ms).toBe(0);
+  });
+
+  test('status_callback needs traffic, and a URL', async () => {
+    const { app } = makeEmulator();
+    const none = await addAccount(app, { friendly_name: 'X', status_callback: { url: 'http://127.0.0.1:1/x' } });
+    expect([none.status, none.body.message]).toEqual([400, `body.status_callback: ${problems.callbacksNeedTraffic}`]);
+    const bad = await addAccount(app, {
+      friendly_name: 'X',
+      traffic: { calls_per_hour: 1 },
+      status_callback: { url: 'x' },
+    });
+    expect([bad.status, bad.body.message]).toEqual([400, `body.status_callback.url: ${problems.callbackUrl}`]);
   });
 });
 
