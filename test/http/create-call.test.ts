@@ -1,48 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import request from 'supertest';
 import { messages, problems } from '../../src/errors';
 import type { AccountSpec } from '../../src/generators/account';
 import { byCalls, defaultAccounts, makeEmulator } from '../support/app';
-
-/** What a receiver got: method, path with query, headers and body, in arrival order. */
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-type Behaviour = (req: IncomingMessage, res: ServerResponse, body: string) => void;
-
-/** A node:http receiver on a free loopback port; `behave` answers (200 "OK", no Date, by default). */
-async function receiver(behave?: Behaviour): Promise<{ url: string; got: Received[]; close: () => Promise<void> }> {
-  const got: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', () => {
-      got.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      res.sendDate = false;
-      if (behave === undefined) res.end('OK');
-      else behave(req, res, body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    got,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { type Received, receiver, statusesOf } from '../support/receiver';
 
 const CALLS = (sid: string) => `/call/2012-04-24/Accounts/${sid}/Calls.json`;
 
@@ -162,6 +123,25 @@ describe('POST Calls.json: creating a call as production answers it', () => {
           .auth(FIXED.token as string, '')
       ).body.total,
     ).toBe(0);
+  });
+
+  test('a no-answer call rings the whole Timeout: 60 s when absent, else as given', async () => {
+    const { app } = withFixed();
+    for (const [timeout, rang] of [
+      [undefined, 60],
+      ['25', 25],
+    ] as const) {
+      const body = { From: 'a', To: '+15550000003', Url: 'u', ...(timeout === undefined ? {} : { Timeout: timeout }) };
+      const call = (await create(app, body)).body;
+      await move(app, 'PT2M');
+      const record = (
+        await request(app)
+          .get(`/call/2012-04-24/Accounts/${FIXED.sid}/Calls/${call.sid}.json`)
+          .auth(FIXED.token as string, '')
+      ).body;
+      expect(record.status).toBe('NO_ANSWER');
+      expect((Date.parse(record.date_updated) - Date.parse(record.date_created)) / 1000).toBe(rang);
+    }
   });
 
   test('From, To and Url present but empty pass, as production checks only that they are there', async () => {
@@ -350,7 +330,7 @@ describe('status callbacks, as Restcomm sends them, on the clock', () => {
       const res = await create(app, form('+15550000001', `${rx.url}/status?tenant=7&flag`));
       const call = res.body;
       await settled(app);
-      expect(rx.got.map((g) => new URLSearchParams(g.body).get('CallStatus'))).toEqual(['initiated']);
+      expect(statusesOf(rx.got)).toEqual(['initiated']);
       await move(app, 'PT1H');
       const record = (
         await request(app)

@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { connect } from '../../src/client';
 import { startCli } from '../support/process';
+import { receiver, statusesOf } from '../support/receiver';
 
 /**
  * The clock is data: the same moves and writes give the same bytes in any time zone and locale,
@@ -64,19 +63,8 @@ describe('the clock across time zones and restarts', () => {
   });
 
   test('--clock-rate: status callbacks follow the running clock, with no move, each once', async () => {
-    const got: string[] = [];
-    const rx = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => {
-        body += c.toString('utf8');
-      });
-      req.on('end', () => {
-        got.push(new URLSearchParams(body).get('CallStatus') ?? '');
-        res.end();
-      });
-    });
-    await new Promise<void>((done) => rx.listen(0, '127.0.0.1', done));
-    const callback = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/cb`;
+    const rx = await receiver();
+    const callback = `${rx.url}/cb`;
     // 600x: a busy call's ring of at most ten seconds passes in well under a second of wall time.
     const em = await startCli(['--clock-rate', '600']);
     try {
@@ -97,13 +85,13 @@ describe('the clock across time zones and restarts', () => {
         }),
       });
       expect(made.status).toBe(200);
-      for (let i = 0; i < 200 && got.length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 200 && rx.got.length < 3; i++) await new Promise((r) => setTimeout(r, 50));
       // A little longer: nothing more comes, and nothing twice.
       await new Promise((r) => setTimeout(r, 600));
-      expect(got).toEqual(['initiated', 'ringing', 'completed']);
+      expect(statusesOf(rx.got)).toEqual(['initiated', 'ringing', 'completed']);
     } finally {
       await em.stop();
-      rx.close();
+      await rx.close();
     }
   });
 });

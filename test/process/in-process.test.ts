@@ -1,10 +1,9 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { connect } from '../../src/client';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator';
 import type { Call } from '../../src/format/call';
 import { ROOT, requireBuild, runCommand } from '../support/process';
+import { receiver, statusesOf } from '../support/receiver';
 
 describe('startEmulator (in-process API)', () => {
   let em: EmulatorHandle;
@@ -164,19 +163,8 @@ describe('startEmulator (in-process API)', () => {
 
   test("a sandbox handle's callbacks() and waitForCallback(): a created call's states, in order, none of another sandbox's", async () => {
     const [a] = em.accounts;
-    const got: string[] = [];
-    const rx = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => {
-        body += c.toString('utf8');
-      });
-      req.on('end', () => {
-        got.push(new URLSearchParams(body).get('CallStatus') ?? '');
-        res.end();
-      });
-    });
-    await new Promise<void>((done) => rx.listen(0, '127.0.0.1', done));
-    const url = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/cb`;
+    const rx = await receiver();
+    const url = `${rx.url}/cb`;
     const [mine, theirs] = await Promise.all([connect(em.url).sandbox(a!.sid), connect(em.url).sandbox(a!.sid)]);
     try {
       const made = await fetch(mine.callsUrl, {
@@ -203,13 +191,14 @@ describe('startEmulator (in-process API)', () => {
       );
       await mine.clock.advance('PT1H');
       // The move answers once every callback it passed has an outcome: the receiver has them all.
+      const got = statusesOf(rx.got);
       const last = await mine.waitForCallback((e) => e.event === got[got.length - 1]);
       expect(last.call_sid).toBe(call.sid);
       expect((await mine.callbacks()).map((e) => e.event)).toEqual(got);
       expect(await theirs.callbacks()).toEqual([]);
     } finally {
       await Promise.all([mine.delete(), theirs.delete()]);
-      rx.close();
+      await rx.close();
     }
   });
 
