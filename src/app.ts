@@ -1,26 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import cors from 'cors';
-import express from 'express';
 import type { AdminContext } from './admin/context';
-import { pumpCallbacks, submitCreate } from './admin/create-call';
+import { pumpCallbacks } from './admin/create-call';
 import { answerGather, soloFleet } from './admin/fleet';
-import { mountAdmin, VERSION_HEADER, WRITE_HANDLERS } from './admin/mount';
 import type { StateDef } from './admin/provider-states';
 import type { UiAsset } from './admin/ui';
+import { WRITE_HANDLERS } from './admin/write-handlers';
 import { type LogTransport, localTransport, WriteLog } from './admin/write-log';
 import { RenderCache, type RenderCacheOptions } from './cache/render-cache';
-import { ADMIN, DIALECTS, type DialectName, fileBaseOf } from './format/uris';
+import { DIALECTS, type DialectName, fileBaseOf } from './format/uris';
 import { frontDoor } from './front-door';
 import { CallbackDesk } from './harness/callbacks';
 import { Faults } from './harness/faults';
 import { Journal } from './harness/journal';
-import { errorHandler, notFound } from './http/error-handler';
+import { lazyListener } from './http/lazy';
 import { createMetrics } from './http/metrics';
 import type { RequestLogger } from './logger';
 import type { PagingProfile } from './query/paging';
-import { mountApi } from './routes/api';
-import { withConsole } from './routes/console';
-import { createCallHandler } from './routes/create-call';
 import type { ListSettings } from './routes/list';
 import { listLane } from './routes/list-lane';
 import type { World } from './store/world';
@@ -84,8 +79,10 @@ const CALLBACK_BODY_BYTES = 1024;
 /** The emulator as a node request listener (the front door), with the express app and the harness behind it. */
 export interface EmulatorApp {
   (req: IncomingMessage, res: ServerResponse): void;
-  /** The express app behind the front door (no log, journal, faults or response cache). */
+  /** The express app behind the front door (no log, journal, faults or response cache), loaded when first asked. */
   express: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Loads express and the routes behind it now, rather than on the first request that needs them. */
+  warm(): Promise<void>;
   cache: RenderCache;
   journal: Journal;
   faults: Faults;
@@ -97,19 +94,12 @@ export interface EmulatorApp {
 
 /**
  * Composes the emulator: the front door before an express app with the API and the admin API.
- * It never listens and never reads the environment.
+ * It never listens and never reads the environment. The express side (express-app.ts) is loaded
+ * when a request first needs it, or on `warm()`: the list lane serves pages without it, so a
+ * client's first page does not wait for express and its dependencies to load.
  */
 export function createApp(deps: AppDeps): EmulatorApp {
   const { world } = deps;
-  const app = express();
-  app.disable('x-powered-by');
-  // Production sends no ETag, and hashing every page body would only cost time.
-  app.set('etag', false);
-  // The lists read their raw query themselves: names are case-sensitive and the first value wins.
-  app.set('query parser', false);
-  // Production's paths are case-sensitive, and a trailing slash is another path.
-  app.set('case sensitive routing', true);
-  app.set('strict routing', true);
   const cache = new RenderCache(deps.cache);
   const journal = new Journal(deps.journalSize ?? 1000);
   const link = deps.log?.fleet;
@@ -148,17 +138,6 @@ export function createApp(deps: AppDeps): EmulatorApp {
   link?.answer(answer);
   log.open(admin);
 
-  if (deps.cors === true) {
-    // A fixed `*` origin: the headers are the same for every request, so cached responses stay
-    // right. Credentials travel in the Authorization header, which the preflight allows.
-    const allowAll = cors({
-      origin: '*',
-      exposedHeaders: ['X-Emulator-Warning', 'Retry-After', 'Content-Range', VERSION_HEADER],
-    });
-    // The admin API stays out of reach of web pages, unless a token guards it.
-    const openAdmin = deps.adminToken != null;
-    app.use((req, res, next) => (openAdmin || !req.path.startsWith(ADMIN) ? allowAll(req, res, next) : next()));
-  }
   const listSettings: ListSettings = {
     paging: deps.paging,
     maxPageSize: deps.maxPageSize,
@@ -168,14 +147,21 @@ export function createApp(deps: AppDeps): EmulatorApp {
     strict,
     serverZone: deps.serverZone ?? 'UTC',
   };
-  mountApi(app, world, listSettings, createCallHandler(listSettings, submitCreate(log, strict)));
-  mountAdmin(app, admin, {
-    token: deps.adminToken ?? null,
-    hosts: new Set((deps.adminHosts ?? []).map((h) => h.toLowerCase())),
-  });
-  app.use(notFound(dialect.name));
   const onInternal = deps.onInternalError ?? ((err: unknown) => console.error(err));
-  app.use(errorHandler(onInternal));
+  const app = lazyListener(
+    async () =>
+      (await import('./express-app')).expressApp({
+        admin,
+        listSettings,
+        log,
+        strict,
+        cors: deps.cors === true,
+        adminToken: deps.adminToken ?? null,
+        adminHosts: deps.adminHosts ?? [],
+        onInternal,
+      }),
+    onInternal,
+  );
 
   const metrics = createMetrics({ world, journal, log });
   const door = frontDoor({
@@ -192,9 +178,14 @@ export function createApp(deps: AppDeps): EmulatorApp {
     versionWaitMs: deps.versionWaitMs ?? 5000,
     fleet: link ?? null,
   });
-  const handler = deps.restcommConsole == null ? door : withConsole(deps.restcommConsole, door);
+  const consoleDir = deps.restcommConsole;
+  const handler =
+    consoleDir == null
+      ? door
+      : lazyListener(async () => (await import('./routes/console')).withConsole(consoleDir, door), onInternal);
   return Object.assign(handler, {
     express: app,
+    warm: app.load,
     cache,
     journal,
     faults,

@@ -1,6 +1,13 @@
 import { hostname } from 'node:os';
-import pino from 'pino';
 import type { LogLevel } from './config';
+
+/**
+ * pino, loaded when the first line is written: it and its dependencies are a twentieth of a
+ * start-up, and at the default level a server that answers well may never write a line.
+ */
+function loadPino(): typeof import('pino') {
+  return require('pino') as typeof import('pino');
+}
 
 /**
  * Where and how logs are written: JSON lines (for collectors) unless stdout is a terminal, where
@@ -61,17 +68,21 @@ export function createLogger(level: LogLevel, isTty: boolean): RequestLogger | n
   const enabled = (l: RequestLevel) => LEVEL_VALUES[l] >= threshold;
   if (options.pretty) {
     // On a terminal: one line a request, the message alone (method, path, status, time, warnings).
-    const logger = pino({
-      level,
-      transport: {
-        target: 'pino-pretty',
-        options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', hideObject: true, ignore: 'pid,hostname' },
-      },
-    });
+    let logger: import('pino').Logger | null = null;
+    const pretty = () => {
+      logger ??= loadPino().pino({
+        level,
+        transport: {
+          target: 'pino-pretty',
+          options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', hideObject: true, ignore: 'pid,hostname' },
+        },
+      });
+      return logger;
+    };
     return {
       enabled,
       log: (l, e) =>
-        logger[l](
+        pretty()[l](
           { req: { id: e.id, method: e.method, url: e.url }, res: { statusCode: e.status }, responseTime: e.ms },
           e.msg,
         ),
@@ -80,8 +91,14 @@ export function createLogger(level: LogLevel, isTty: boolean): RequestLogger | n
   // Written asynchronously: lines that come while a write is in flight go out with the next one,
   // so a busy server makes a few large writes instead of a syscall a request, and an idle one
   // still writes each line at once. What is left is flushed when the process exits.
-  const out = pino.destination({ dest: 1, sync: false });
+  let out: ReturnType<typeof import('pino').destination> | null = null;
   const host = JSON.stringify(hostname());
-  // Wall-clock time stamps the log only; it never shapes data.
-  return { enabled, log: (l, e) => out.write(jsonLine(l, e, Date.now(), process.pid, host)) };
+  return {
+    enabled,
+    log: (l, e) => {
+      out ??= loadPino().destination({ dest: 1, sync: false });
+      // Wall-clock time stamps the log only; it never shapes data.
+      out.write(jsonLine(l, e, Date.now(), process.pid, host));
+    },
+  };
 }

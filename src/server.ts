@@ -125,6 +125,12 @@ export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}):
   });
   await app.log.ready;
   caughtUp = true;
+  // Express loads when a request first needs it, or once the first answer has gone: a client's
+  // first page is served by the list lane without waiting for it, and the rest soon after. A
+  // load that fails is tried again, and reported, by the request that needs it.
+  server.once('request', (_req: IncomingMessage, res: ServerResponse) =>
+    res.once('close', () => setImmediate(() => app.warm().catch(() => undefined))),
+  );
   // --clock-rate: status callbacks follow the running clock, a tick every quarter second.
   const pump = config.clockRate === null ? null : setInterval(() => app.pumpCallbacks(), PUMP_MS);
   pump?.unref();

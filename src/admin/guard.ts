@@ -5,11 +5,6 @@ import { exchangeOf } from '../http/exchange';
 import { parseJson } from '../input/fields';
 import { sameSecret } from '../input/secret';
 
-/** Bytes an admin body may have; a state import may have more (see STATE_BODY_BYTES). */
-export const ADMIN_BODY_BYTES = 1024 * 1024;
-/** A state import carries every inserted record: 64 MB is about 180,000 inserted calls. */
-export const STATE_BODY_BYTES = 64 * 1024 * 1024;
-
 /** The health check answers anyone: container and orchestrator probes call it bare. */
 function isHealth(method: string, path: string): boolean {
   return path === adminRoutes.health && (method === 'GET' || method === 'HEAD');

@@ -3,27 +3,13 @@ import { ADMIN } from '../format/uris';
 import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf, VERSION_HEADER } from '../http/exchange';
 import { writeChunks } from '../http/stream';
-import { type AdminContext, type AdminHandler, type AdminReply, adminRequestOf } from './context';
-import { CREATE_CALL_ROUTE, createCall } from './create-call';
-import { ADMIN_BODY_BYTES, adminGuard, bodyReader, type GuardOptions, scriptsOnly } from './guard';
+import { ADMIN_BODY_BYTES } from './body-limits';
+import { type AdminContext, type AdminReply, adminRequestOf } from './context';
+import { adminGuard, bodyReader, type GuardOptions, scriptsOnly } from './guard';
 import { ADMIN_ROUTES, type AdminRoute } from './routes';
+import { isWrite, routeKey } from './write-handlers';
 
 export { VERSION_HEADER } from '../http/exchange';
-
-/** A route's key in the write log: its method and path pattern. */
-export const routeKey = (r: AdminRoute) => `${r.method} ${r.path}`;
-
-/** The handlers the write log applies, by route key: every admin write, and a create of a call. */
-export const WRITE_HANDLERS: ReadonlyMap<string, AdminHandler> = new Map([
-  ...ADMIN_ROUTES.filter(isWrite).map((r) => [routeKey(r), r.handler] as const),
-  // The API's one write: creating a call (routes/create-call.ts takes it, the log applies it).
-  [CREATE_CALL_ROUTE, createCall] as const,
-]);
-
-/** Whether a route changes state: every POST, PUT and DELETE but the queries sent as a body. */
-function isWrite(r: AdminRoute): boolean {
-  return r.method !== 'GET' && r.read !== true;
-}
 
 async function send(res: Response, reply: AdminReply): Promise<void> {
   if ('chunks' in reply) {

@@ -1,11 +1,11 @@
 import { adminRoutes as paths } from '../format/uris';
 import * as accounts from './accounts';
+import { STATE_BODY_BYTES } from './body-limits';
 import { listBuilds } from './builds';
 import * as callbacks from './callbacks';
 import * as clock from './clock';
 import type { AdminHandler } from './context';
 import * as faults from './faults';
-import { STATE_BODY_BYTES } from './guard';
 import { health, openapi } from './health';
 import * as journal from './journal';
 import * as states from './provider-states';

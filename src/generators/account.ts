@@ -1,4 +1,4 @@
-import { personName, sipUser } from '../random/faker';
+import { personName, sipUser } from '../random/names';
 import { SidCodec } from '../random/sid-codec';
 import { Stream, StreamFamily } from '../random/stream';
 import type { CallbackFaults, OutcomeSpec } from './created-call';

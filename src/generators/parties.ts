@@ -1,4 +1,4 @@
-import { personName, sipUser } from '../random/faker';
+import { personName, sipUser } from '../random/names';
 import type { Stream, StreamFamily } from '../random/stream';
 import { Weights } from '../random/weights';
 

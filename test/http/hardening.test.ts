@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ADMIN_BODY_BYTES } from '../../src/admin/guard';
+import { ADMIN_BODY_BYTES } from '../../src/admin/body-limits';
 import { messages, problems, ValidationError } from '../../src/errors';
 import { MAX_JSON_DEPTH } from '../../src/input/fields';
 import { authGet, byCalls, callsPath, makeEmulator } from '../support/app';

@@ -1,0 +1,22 @@
+import type { AdminHandler } from './context';
+import { CREATE_CALL_ROUTE, createCall } from './create-call';
+import { ADMIN_ROUTES, type AdminRoute } from './routes';
+
+/** A route's key in the write log: its method and path pattern. */
+export const routeKey = (r: AdminRoute) => `${r.method} ${r.path}`;
+
+/** Whether a route changes state: every POST, PUT and DELETE but the queries sent as a body. */
+export function isWrite(r: AdminRoute): boolean {
+  return r.method !== 'GET' && r.read !== true;
+}
+
+/**
+ * The handlers the write log applies, by route key: every admin write, and a create of a call.
+ * Apart from the routes' mounting (mount.ts), which needs express: the log is made at start-up,
+ * express only when a request first needs it.
+ */
+export const WRITE_HANDLERS: ReadonlyMap<string, AdminHandler> = new Map([
+  ...ADMIN_ROUTES.filter(isWrite).map((r) => [routeKey(r), r.handler] as const),
+  // The API's one write: creating a call (routes/create-call.ts takes it, the log applies it).
+  [CREATE_CALL_ROUTE, createCall] as const,
+]);

@@ -1,0 +1,62 @@
+import cors from 'cors';
+import express, { type Express } from 'express';
+import type { AdminContext } from './admin/context';
+import { submitCreate } from './admin/create-call';
+import { mountAdmin } from './admin/mount';
+import type { WriteLog } from './admin/write-log';
+import { ADMIN } from './format/uris';
+import { errorHandler, notFound } from './http/error-handler';
+import { VERSION_HEADER } from './http/exchange';
+import { mountApi } from './routes/api';
+import { createCallHandler } from './routes/create-call';
+import type { ListSettings } from './routes/list';
+
+/** What the express side of the emulator is made of: the parts `createApp` made at start-up. */
+export interface ExpressParts {
+  admin: AdminContext;
+  listSettings: ListSettings;
+  log: WriteLog;
+  strict: boolean;
+  cors: boolean;
+  adminToken: string | null;
+  adminHosts: readonly string[];
+  onInternal: (err: unknown) => void;
+}
+
+/**
+ * The express app behind the front door: the API's routes (every request the list lane leaves),
+ * the admin API, the 404 and the one error handler. `createApp` loads this module when a
+ * request first needs it (express and its dependencies are a sixth of a start-up), so a list
+ * page is served before express has loaded.
+ */
+export function expressApp(parts: ExpressParts): Express {
+  const { admin, listSettings } = parts;
+  const app = express();
+  app.disable('x-powered-by');
+  // Production sends no ETag, and hashing every page body would only cost time.
+  app.set('etag', false);
+  // The lists read their raw query themselves: names are case-sensitive and the first value wins.
+  app.set('query parser', false);
+  // Production's paths are case-sensitive, and a trailing slash is another path.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  if (parts.cors) {
+    // A fixed `*` origin: the headers are the same for every request, so cached responses stay
+    // right. Credentials travel in the Authorization header, which the preflight allows.
+    const allowAll = cors({
+      origin: '*',
+      exposedHeaders: ['X-Emulator-Warning', 'Retry-After', 'Content-Range', VERSION_HEADER],
+    });
+    // The admin API stays out of reach of web pages, unless a token guards it.
+    const openAdmin = parts.adminToken !== null;
+    app.use((req, res, next) => (openAdmin || !req.path.startsWith(ADMIN) ? allowAll(req, res, next) : next()));
+  }
+  mountApi(app, admin.world, listSettings, createCallHandler(listSettings, submitCreate(parts.log, parts.strict)));
+  mountAdmin(app, admin, {
+    token: parts.adminToken,
+    hosts: new Set(parts.adminHosts.map((h) => h.toLowerCase())),
+  });
+  app.use(notFound(listSettings.dialect.name));
+  app.use(errorHandler(parts.onInternal));
+  return app;
+}
