@@ -39,23 +39,22 @@ const STATUS_KEYS = Uint16Array.from(
 const STATUS_COUNT = STATUS_TABLE.length;
 
 /**
- * Which calls of a block hold recordings, read once a block: a scan in index order asks for
- * every call, and the block's layout is drawn when the scan enters it.
+ * `scan(i, recorded)` for calls from..to-1 in index order, `recorded` saying whether call i
+ * holds recordings (it was then answered): the block's layout is drawn once, when the scan
+ * enters the block. A loop of blocks around a loop of calls, so that the inner loop is the
+ * caller's own code with no state to keep between calls.
  */
-class RecordedCalls {
-  private block = -1;
-  private mask = 0;
-
-  constructor(private readonly account: AccountProfile) {}
-
-  /** Whether call `i` holds recordings (it was then answered). */
-  has(i: number): boolean {
+function eachRecorded(
+  account: AccountProfile,
+  from: number,
+  to: number,
+  scan: (i: number, recorded: boolean) => void,
+): void {
+  for (let i = from; i < to; ) {
     const block = Math.floor(i / CALLS_PER_BLOCK);
-    if (block !== this.block) {
-      this.block = block;
-      this.mask = recordedMask(this.account, block);
-    }
-    return (this.mask & (1 << (i - block * CALLS_PER_BLOCK))) !== 0;
+    const mask = recordedMask(account, block);
+    const end = Math.min(to, (block + 1) * CALLS_PER_BLOCK);
+    for (; i < end; i++) scan(i, (mask & (1 << (i - block * CALLS_PER_BLOCK))) !== 0);
   }
 }
 
@@ -97,41 +96,36 @@ function partyKeys(account: AccountProfile, from: number, to: number, fromSide: 
 
 function statusKeys(account: AccountProfile, from: number, to: number, keys: Uint16Array): void {
   const family = account.streams.seeded.calls;
-  const recorded = new RecordedCalls(account);
-  for (let i = from; i < to; i++) {
+  eachRecorded(account, from, to, (i, on) => {
     const d = family.fill(i, THREE);
     const dk = directionIndex(d[1] as number);
-    const sk = statusIndex(recorded.has(i), isInbound(dk), drawnStatus(d[2] as number));
+    const sk = statusIndex(on, isInbound(dk), drawnStatus(d[2] as number));
     keys[i] = STATUS_KEYS[dk * STATUS_COUNT + sk] as number;
-  }
+  });
 }
 
 /** A duration production never wrote is NULL, which MariaDB sorts before every number: key 0. */
 function durationKeys(account: AccountProfile, from: number, to: number, keys: Uint16Array): void {
   const family = account.streams.seeded.calls;
-  const recorded = new RecordedCalls(account);
-  for (let i = from; i < to; i++) {
+  eachRecorded(account, from, to, (i, on) => {
     const d = family.fill(i, FOUR);
-    const on = recorded.has(i);
     const inbound = isInbound(directionIndex(d[1] as number));
     const k = drawnStatus(d[2] as number);
     const sk = statusIndex(on, inbound, k);
     const duration = durationOf(sk, inbound, ringOf(sk, inbound, k, d[2] as number), talkOf(sk, on, d[3] as number));
     keys[i] = duration === null ? 0 : duration + 1;
-  }
+  });
 }
 
 /** Production sorts by `cast(price as int)`: the integer part is the key. */
 function priceKeys(account: AccountProfile, from: number, to: number, keys: Uint16Array): void {
   const family = account.streams.seeded.calls;
-  const recorded = new RecordedCalls(account);
-  for (let i = from; i < to; i++) {
+  eachRecorded(account, from, to, (i, on) => {
     const d = family.fill(i, SEVEN);
-    const on = recorded.has(i);
     const inbound = isInbound(directionIndex(d[1] as number));
     const sk = statusIndex(on, inbound, drawnStatus(d[2] as number));
     keys[i] = priceIntOf(talkOf(sk, on, d[3] as number), inbound, d[6] as number);
-  }
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { StepTable } from '../random/step-table';
 import type { Stream } from '../random/stream';
 import { Weights } from '../random/weights';
 import type { AccountProfile, Endpoint, WorldContext } from './account';
@@ -144,10 +145,13 @@ function ringWithin(k: number, f: number): number {
 /**
  * Talk time with a long tail from a uniform `u`: a log-logistic law of shape 2 (median 75 s,
  * about 1% over 12 min), drawn with a square root so that every machine computes the same value.
+ * It never falls as `u` grows, so a table of its steps answers it (`TALK`).
  */
-function talkFromDraw(u: number): number {
+export function talkOfDraw(u: number): number {
   return Math.min(MAX_DURATION_SEC, Math.max(1, Math.round(75 * Math.sqrt(u / (1 - u)))));
 }
+/** `talkOfDraw` by table: about 95% of draws fall in a bucket without a step (the tail has them all). */
+const TALK = new StepTable(talkOfDraw, 16384);
 
 /** How many recordings the layout puts on call `i` (0 to 3); a recorded call was answered. */
 export function recordingsOnCall(
@@ -295,7 +299,8 @@ export function ringOf(sk: number, inbound: boolean, k: number, statusDraw: numb
 /** Talk seconds of a call with status entry `sk`: 0 unless completed. @example talkOf(0, false, 0.5) // 75 */
 export function talkOf(sk: number, recorded: boolean, talkDraw: number): number {
   if (sk !== COMPLETED) return 0;
-  const drawn = talkFromDraw(talkDraw);
+  const table = TALK.at(talkDraw);
+  const drawn = table >= 0 ? table : talkOfDraw(talkDraw);
   return recorded ? Math.max(drawn, MIN_RECORDED_DURATION_SEC) : drawn;
 }
 
