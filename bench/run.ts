@@ -206,6 +206,31 @@ async function duel(
   });
 }
 
+/**
+ * A seeded stream of random list requests over the accounts (a random account, PageSize 10-100,
+ * valid page and SortBy, or none), so that every run asks the same things: the cold pages rows.
+ */
+function coldRequests(accounts: AdminAccount[]): () => { path: string; token: string } {
+  const rng = seedrandom.alea('bench-cold');
+  const sorts = [
+    '',
+    ...['DateCreated', 'From', 'To', 'Direction', 'Status', 'Duration', 'Price'].flatMap((a) => [
+      `&SortBy=${a}:asc`,
+      `&SortBy=${a}:desc`,
+    ]),
+  ];
+  return () => {
+    const a = accounts[Math.floor(rng() * accounts.length)] as AdminAccount;
+    const size = 10 + Math.floor(rng() * 91);
+    const page = Math.floor(rng() * (Math.floor(a.calls / size) + 1));
+    const sort = sorts[Math.floor(rng() * sorts.length)] ?? '';
+    return {
+      path: `/call/2012-04-24/Accounts/${a.sid}/Calls.json?Page=${page}&PageSize=${size}${sort}`,
+      token: a.token,
+    };
+  };
+}
+
 async function throughput(): Promise<void> {
   const em = await emulator([]);
   const accounts = await accountsOf(em.url);
@@ -230,21 +255,11 @@ async function throughput(): Promise<void> {
     em,
   );
 
-  // A seeded stream of random requests, so that every run asks the same things.
-  const rng = seedrandom.alea('bench-cold');
-  const sorts = [
-    '',
-    ...['DateCreated', 'From', 'To', 'Direction', 'Status', 'Duration', 'Price'].flatMap((a) => [
-      `&SortBy=${a}:asc`,
-      `&SortBy=${a}:desc`,
-    ]),
-  ];
+  const nextCold = coldRequests(accounts);
   const randomRequest = (req: { path: string; headers: Record<string, string> }) => {
-    const a = accounts[Math.floor(rng() * accounts.length)] as AdminAccount;
-    const size = 10 + Math.floor(rng() * 91);
-    const page = Math.floor(rng() * (Math.floor(a.calls / size) + 1));
-    req.path = `/call/2012-04-24/Accounts/${a.sid}/Calls.json?Page=${page}&PageSize=${size}${sorts[Math.floor(rng() * sorts.length)]}`;
-    req.headers = { ...req.headers, authorization: basic(a.token) };
+    const { path, token } = nextCold();
+    req.path = path;
+    req.headers = { ...req.headers, authorization: basic(token) };
   };
   await duel(
     'cold pages (random account, page, PageSize 10-100 and SortBy per request)',
@@ -277,12 +292,45 @@ async function throughput(): Promise<void> {
       );
       await server.stop();
     }
+    await coldPagesWrk(baseline, accounts);
     await coldWalk(baseline);
   } else {
     log('wrk not found (apt-get install wrk): the rows measured with it are skipped');
   }
   await baseline.stop();
   await em.stop();
+}
+
+/**
+ * The cold pages row's requests with wrk (which autocannon, in node, holds back): the same
+ * seeded sequence of accounts, pages, PageSizes and SortBys, 20,000 requests that each round
+ * asks in order, against a fresh emulator at `--log-level silent`, as the autocannon row.
+ */
+async function coldPagesWrk(baseline: Child, accounts: AdminAccount[]): Promise<void> {
+  const server = await emulatorLogging('silent');
+  const next = coldRequests(accounts);
+  const lines: string[] = [];
+  for (let k = 0; k < 20_000; k++) {
+    const { path, token } = next();
+    lines.push(`  {"${path}", "${basic(token)}"},`);
+  }
+  const script = join(scratch, 'cold-pages.lua');
+  // Formatted in init(): wrk sets its Host header only once the script has loaded.
+  writeFileSync(
+    script,
+    `local raw = {\n${lines.join('\n')}\n}\nlocal reqs = {}\ninit = function(args)\n` +
+      `  for k, r in ipairs(raw) do reqs[k] = wrk.format("GET", r[1], {["Authorization"] = r[2]}) end\nend\n` +
+      `local i = 0\nrequest = function()\n  i = i + 1\n  if i > #reqs then i = 1 end\n  return reqs[i]\nend\n`,
+  );
+  await wrkLoad(server, server.url, {}, script);
+  await duel(
+    'cold pages, wrk (the same requests as the row above: random account, page, PageSize 10-100 and SortBy)',
+    'cold pages wrk',
+    (side) => (side === 'baseline' ? wrkLoad(baseline, baseline.url) : wrkLoad(server, server.url, {}, script)),
+    0.6,
+    server,
+  );
+  await server.stop();
 }
 
 /**

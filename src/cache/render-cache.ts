@@ -53,9 +53,10 @@ export class RenderCache {
   }
 
   /**
-   * The rendered item, rendering and keeping it on a miss. Kept as text: a page joins its items
-   * and encodes the whole body once, which costs a fraction of encoding each item into a buffer
-   * of its own (a pool slice a kilobyte, then a copy). Its length stands for its bytes: the
+   * The rendered item, rendering and keeping it on a miss. Kept as text: a page copies its items
+   * into one buffer of the body's size (an ASCII item as Latin-1, a byte a character), which
+   * costs less than encoding each item into a buffer of its own (a pool slice a kilobyte, then
+   * a copy), and a walk renders most items once. Its length stands for its bytes: the
    * items are ASCII but for the rare name or inserted value. `table` numbers a (list, account)
    * pair; the key is a plain number, which a Map hashes faster than a composed string.
    */

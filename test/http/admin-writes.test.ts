@@ -112,6 +112,24 @@ describe('inserting and deleting calls', () => {
     expect(durations).toEqual([...durations].sort((x, y) => x - y));
   });
 
+  test('texts beyond ASCII in a page are sent as UTF-8, with the exact Content-Length', async () => {
+    const { app, world } = makeEmulator();
+    const a = byCalls(world, 50);
+    // U+00E9 is one byte in Latin-1 and two in UTF-8: a page copied as Latin-1 would show it.
+    const names = ['café', 'zoë 😀', 'Ωmega'];
+    for (const to of names) {
+      const res = await request(app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send({ to });
+      expect(res.status).toBe(201);
+    }
+    const page = await authGet(app, `${callsPath(a.sid)}?PageSize=10`, a.token);
+    expect(page.status).toBe(200);
+    expect(Number(page.headers['content-length'])).toBe(Buffer.byteLength(page.text, 'utf8'));
+    const tos = (page.body.calls as Item[]).map((c) => c.to as string);
+    expect(tos).toEqual(expect.arrayContaining(names));
+    // The seeded (ASCII) items around them are whole too.
+    expect(page.body.calls).toHaveLength(10);
+  });
+
   test('a call without a date heads the default order; an array inserts a batch', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 448);
