@@ -219,7 +219,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         let bytes = response.body.length + 2 * key.length + 4 * (ex.walk?.ids.length ?? 0) + 256;
         for (const h of response.headers) bytes += 2 * h.length + 32;
         for (const w of response.warnings) bytes += 2 * w.length + 32;
-        cache.responses.set(key, { ...response, walk: ex.walk }, bytes);
+        cache.keep(key, { ...response, walk: ex.walk }, bytes);
       };
     }
     if (deps.lane === null || !deps.lane(req, res)) next(req, res);

@@ -1,5 +1,6 @@
 import type { WalkPage } from '../query/walk';
 import { ByteLru } from './byte-lru';
+import { Doorkeeper, textHash } from './doorkeeper';
 
 /** Record ids stay below 2^27 (seeded below 2^26, inserted from 2^26), so table·2^27 + id is exact. */
 const INDEX_SPAN = 2 ** 27;
@@ -22,13 +23,14 @@ export interface RenderCacheOptions {
 }
 
 /**
- * Rendered bytes, so that a page is rendered once:
+ * Rendered bytes, so that what is asked for again is not rendered again:
  * - items: each record's JSON text, keyed by (list, account, index), shared by every page, order and
  *   page size that shows the record;
  * - responses: whole list responses, keyed by what determines them (method, URL, credentials,
  *   and Accept where it matters), written again straight from the socket handler.
  *
- * Both are bounded LRUs. Everything is dropped when the world's version changes (any admin
+ * Both are bounded LRUs, and each keeps what is asked for a second time: most of what a walk
+ * renders is asked for once. Everything is dropped when the world's version changes (any admin
  * write), so a cached byte is always a byte a fresh render would give. The front door syncs it
  * once per request, before anything is read from it.
  */
@@ -36,6 +38,9 @@ export class RenderCache {
   /** Keyed by `itemKey(table, index)`. */
   readonly items: ByteLru<number, string>;
   readonly responses: ByteLru<string, CachedResponse>;
+  /** Each cache keeps what is asked for a second time (see `Doorkeeper`). */
+  private readonly itemDoor = new Doorkeeper(22);
+  private readonly responseDoor = new Doorkeeper(20);
   private version = -1;
 
   constructor(options: RenderCacheOptions = {}) {
@@ -48,6 +53,8 @@ export class RenderCache {
     if (version !== this.version) {
       this.items.clear();
       this.responses.clear();
+      this.itemDoor.clear();
+      this.responseDoor.clear();
       this.version = version;
     }
   }
@@ -65,8 +72,13 @@ export class RenderCache {
     let text = this.items.get(key);
     if (text === undefined) {
       text = render();
-      this.items.set(key, text, text.length);
+      if (this.itemDoor.admits(Math.imul(table, 0x9e3779b1) ^ index)) this.items.set(key, text, text.length);
     }
     return text;
+  }
+
+  /** Keeps a whole response under `key`, from the second time it is written (see `Doorkeeper`). */
+  keep(key: string, response: CachedResponse, bytes: number): void {
+    if (this.responseDoor.admits(textHash(key))) this.responses.set(key, response, bytes);
   }
 }

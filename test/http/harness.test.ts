@@ -99,7 +99,8 @@ describe('the request journal', () => {
         };
         app(req as never, res as never);
       });
-    await request(app).get(path).auth(a.token, ''); // fills the response cache
+    // Twice: an answer is kept on its second request.
+    for (let i = 0; i < 2; i++) await request(app).get(path).auth(a.token, '');
     global.gc?.();
     const before = process.memoryUsage().heapUsed;
     for (let i = 0; i < 100_000; i++) await fire();
@@ -108,7 +109,7 @@ describe('the request journal', () => {
     const journal = (await request(app).get('/__admin/requests')).body;
     expect(journal.held).toBe(50);
     expect(journal.requests).toHaveLength(50);
-    expect(journal.seen).toBe(100_001);
+    expect(journal.seen).toBe(100_002);
     expect(after - before).toBeLessThan(30 * 1024 * 1024);
   });
 });
