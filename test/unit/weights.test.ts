@@ -25,7 +25,7 @@ function draws(count: number): number[] {
 describe('Weights.index (answered from a table of its steps)', () => {
   const tables: [string, [string, number][]][] = [
     [
-      'the seeded calls’ statuses',
+      'a mostly-one-bucket mix (as the seeded calls’ statuses were when written)',
       [
         ['completed', 80],
         ['no-answer', 8],
