@@ -191,20 +191,43 @@ export function callsListPath(accountSid: string): string {
  */
 export type UriSuffix = '.json' | '';
 
+/**
+ * What a call's URIs print around its sid, so that a writer of many calls of one account can
+ * build the account's part once: `calls + sid + own` is `callUri`, and `calls + sid +
+ * notifications` (or `recordings`) is `callSubresourceUri`.
+ * @example callUriParts('AC1', '.json') // { calls: '/2012-04-24/Accounts/AC1/Calls/', own: '.json', notifications: '/Notifications.json', recordings: '/Recordings.json' }
+ */
+export function callUriParts(
+  accountSid: string,
+  suffix: UriSuffix,
+): Readonly<Record<'calls' | 'own' | 'notifications' | 'recordings', string>> {
+  return {
+    calls: `${accountPath(accountSid)}/Calls/`,
+    own: suffix,
+    notifications: `/${'Notifications' satisfies CallSubresource}${suffix}`,
+    recordings: `/${'Recordings' satisfies CallSubresource}${suffix}`,
+  };
+}
+
 /** @example callUri('AC1', 'ID1-CA2') // '/2012-04-24/Accounts/AC1/Calls/ID1-CA2.json' */
 export function callUri(accountSid: string, callSid: string, suffix: UriSuffix = '.json'): string {
-  return `${accountPath(accountSid)}/Calls/${callSid}${suffix}`;
+  const parts = callUriParts(accountSid, suffix);
+  return `${parts.calls}${callSid}${parts.own}`;
 }
 
 /** @example callSubresourceUri('AC1', 'ID1-CA2', 'Recordings') // '/2012-04-24/Accounts/AC1/Calls/ID1-CA2/Recordings.json' */
 export function callSubresourceUri(
   accountSid: string,
   callSid: string,
-  sub: 'Notifications' | 'Recordings',
+  sub: CallSubresource,
   suffix: UriSuffix = '.json',
 ): string {
-  return `${accountPath(accountSid)}/Calls/${callSid}/${sub}${suffix}`;
+  const parts = callUriParts(accountSid, suffix);
+  return `${parts.calls}${callSid}${sub === 'Notifications' ? parts.notifications : parts.recordings}`;
 }
+
+/** The lists under a call that its `subresource_uris` name. */
+export type CallSubresource = 'Notifications' | 'Recordings';
 
 /** @example recordingUri('AC1', 'RE1') // '/2012-04-24/Accounts/AC1/Recordings/RE1.json' */
 export function recordingUri(accountSid: string, recordingSid: string, suffix: UriSuffix = '.json'): string {
