@@ -1,6 +1,7 @@
 import seedrandom from 'seedrandom';
 
-const TWO_POW_32 = 4294967296;
+/** What divides a draw's 32 bits into [0, 1). @example (0x80000000 >>> 0) / TWO_POW_32 // 0.5 */
+export const TWO_POW_32 = 4294967296;
 /** Two hex digits per byte value: `toString(16)` is slow enough to show in a profile. */
 const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
@@ -35,8 +36,9 @@ export function hash64(text: string): [number, number] {
   return [mix32(a ^ (b >>> 15)), mix32(b ^ (a >>> 13))];
 }
 
-/** How many sfc32 steps a stream takes before its first draw from a keyed state. */
-const WARM_UP = 4;
+/** How many sfc32 steps a stream takes before its first draw from a keyed state. @example STREAM_WARM_UP // 4 */
+export const STREAM_WARM_UP = 4;
+const WARM_UP = STREAM_WARM_UP;
 
 /** seedrandom's Alea, as far as a stream uses it (named here, so the published types need no @types/seedrandom). */
 interface Alea {
@@ -205,7 +207,8 @@ export class StreamFamily {
   /**
    * The first `out.length` floats of record `index`'s stream, as `at(index).float()` gives them
    * one by one: the state stays in locals, with no call a draw, which is what a scan of fifty
-   * million records can afford (about a third of a seated stream's cost).
+   * million records can afford (about a third of a seated stream's cost). The Status, Duration
+   * and Price key scans (generators/call-keys.ts) make the same seeding and rounds themselves.
    * @example family.fill(400, new Float64Array(2)) // Float64Array [0.1937…, 0.8120…]
    */
   fill(index: number, out: Float64Array): Float64Array {
