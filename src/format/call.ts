@@ -62,7 +62,7 @@ export function callJson(call: CallRecord, accountSid: string): string {
     '"price_unit":"USD","direction":' +
     jsonString(call.direction) +
     (answeredBy === undefined ? ',' : `,"answered_by":${jsonString(answeredBy)},`) +
-    frame.apiVersion +
+    API_VERSION_MEMBER +
     jsonString(call.callerName) +
     frame.uri +
     sid +
@@ -80,12 +80,11 @@ interface CallFrame {
   accountSid: string;
   /** From the end of date_updated to the opening quote of `to`. */
   account: string;
-  /** From the comma after answered_by's place to caller_name's value. */
-  apiVersion: string;
   /** From the end of caller_name's value to the sid in `uri`. */
   uri: string;
-  /** From that sid to the next member: `subresource_uris`, or `ring_duration` and its value. */
+  /** From that sid to the next member, `subresource_uris`. */
   uriEnd: string;
+  /** From that sid to the value of `ring_duration`, where the call has one. */
   uriEndRing: string;
   /** From `ring_duration`'s place to the sid in the notifications' URI. */
   notifications: string;
@@ -94,6 +93,9 @@ interface CallFrame {
   /** From that sid to the end of the call. */
   end: string;
 }
+
+/** From the comma after answered_by's place to caller_name's value: the same for every call. */
+const API_VERSION_MEMBER = `"api_version":"${API_VERSION}","caller_name":`;
 
 /** The last account's frame: a page's items share one account, but for SubAccounts pages. */
 let lastFrame: CallFrame | null = null;
@@ -104,7 +106,6 @@ function frameOf(accountSid: string): CallFrame {
     lastFrame = {
       accountSid,
       account: `","account_sid":"${accountSid}","to":`,
-      apiVersion: `"api_version":"${API_VERSION}","caller_name":`,
       uri: `,"uri":"${uris.calls}`,
       uriEnd: `${uris.own}",`,
       uriEndRing: `${uris.own}","ring_duration":`,

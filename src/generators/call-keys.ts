@@ -79,7 +79,7 @@ type RecordedColumn = 'status' | 'duration' | 'price';
  * Status, Duration and Price, in one loop: whether a call holds recordings comes from its
  * block's mask, drawn once a block, and the call's draws are made here, in locals, with the
  * seeding and rounds of `StreamFamily.fill` (random/stream.ts). Through `fill` and its buffer a
- * Duration key cost 82 ns, and 63 ns so, on one core: the fifty-million-call sorts are most of
+ * Duration key cost 82 ns, and 70 ns so, on one core: the fifty-million-call sorts are most of
  * their time here. A change of the stream's rounds must be made in both places; the generators
  * test holds every column's keys to the calls `generateCall` makes, and fails otherwise. One loop
  * for the three columns, with the column tested in it (the same way for a whole scan), rather

@@ -38,7 +38,6 @@ export function hash64(text: string): [number, number] {
 
 /** How many sfc32 steps a stream takes before its first draw from a keyed state. @example STREAM_WARM_UP // 4 */
 export const STREAM_WARM_UP = 4;
-const WARM_UP = STREAM_WARM_UP;
 
 /** seedrandom's Alea, as far as a stream uses it (named here, so the published types need no @types/seedrandom). */
 interface Alea {
@@ -68,12 +67,12 @@ export class Stream {
   private alea: Alea | null = null;
 
   /** A stream in the given state (words taken as 32-bit integers), stepped `warmUp` times. */
-  constructor(a: number, b: number, c: number, warmUp = WARM_UP) {
+  constructor(a: number, b: number, c: number, warmUp = STREAM_WARM_UP) {
     this.set(a, b, c, warmUp);
   }
 
   /** Puts the stream in a new state, as the constructor does: for `StreamFamily.seat`. */
-  set(a: number, b: number, c: number, warmUp = WARM_UP): void {
+  set(a: number, b: number, c: number, warmUp = STREAM_WARM_UP): void {
     this.a = a | 0;
     this.b = b | 0;
     this.c = c | 0;
@@ -218,14 +217,14 @@ export class StreamFamily {
     a |= 0;
     b |= 0;
     let d = 1;
-    const n = out.length + WARM_UP;
+    const n = out.length + STREAM_WARM_UP;
     for (let k = 0; k < n; k++) {
       const t = (((a + b) | 0) + d) | 0;
       d = (d + 1) | 0;
       a = b ^ (b >>> 9);
       b = (c + (c << 3)) | 0;
       c = (((c << 21) | (c >>> 11)) + t) | 0;
-      if (k >= WARM_UP) out[k - WARM_UP] = (t >>> 0) / TWO_POW_32;
+      if (k >= STREAM_WARM_UP) out[k - STREAM_WARM_UP] = (t >>> 0) / TWO_POW_32;
     }
     return out;
   }
