@@ -213,14 +213,16 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         res.end(hit.body);
         return;
       }
-      ex.keep = (response) => {
-        // What the entry holds: the body, the key (two bytes a character at most), the ids the
-        // walks report reads, the headers and warnings (counted, where they were not before).
-        let bytes = response.body.length + 2 * key.length + 4 * (ex.walk?.ids.length ?? 0) + 256;
-        for (const h of response.headers) bytes += 2 * h.length + 32;
-        for (const w of response.warnings) bytes += 2 * w.length + 32;
-        cache.keep(key, { ...response, walk: ex.walk }, bytes);
-      };
+      if (cache.admits(key)) {
+        ex.keep = (response) => {
+          // What the entry holds: the body, the key (two bytes a character at most), the ids the
+          // walks report reads, the headers and warnings (counted, where they were not before).
+          let bytes = response.body.length + 2 * key.length + 4 * (ex.walk?.ids.length ?? 0) + 256;
+          for (const h of response.headers) bytes += 2 * h.length + 32;
+          for (const w of response.warnings) bytes += 2 * w.length + 32;
+          cache.keep(key, { ...response, walk: ex.walk }, bytes);
+        };
+      }
     }
     if (deps.lane === null || !deps.lane(req, res)) next(req, res);
   };

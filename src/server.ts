@@ -108,7 +108,12 @@ export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}):
     restcommConsole: config.restcommConsole,
     cors: config.cors,
     logger: createLogger(config.logLevel, process.stdout.isTTY === true),
-    cache: { itemBytes: (config.cacheMb * 2 ** 20) / 3, responseBytes: (config.cacheMb * 2 ** 20 * 2) / 3 },
+    // A quarter for items, a quarter for runs (orders of small accounts, joined), half for responses.
+    cache: {
+      itemBytes: (config.cacheMb * 2 ** 20) / 4,
+      runBytes: (config.cacheMb * 2 ** 20) / 4,
+      responseBytes: (config.cacheMb * 2 ** 20) / 2,
+    },
     uptime: () => process.uptime() - started,
     log: transport,
     replica,

@@ -1,9 +1,21 @@
 import type { WalkPage } from '../query/walk';
 import { ByteLru } from './byte-lru';
 import { Doorkeeper, textHash } from './doorkeeper';
+import { type RenderedRun, renderedRun } from './rendered-run';
 
 /** Record ids stay below 2^27 (seeded below 2^26, inserted from 2^26), so table·2^27 + id is exact. */
 const INDEX_SPAN = 2 ** 27;
+
+/**
+ * Orders longer than this are not kept as runs: building one renders every item of the order on
+ * the request that asks for it a second time, which at a thousand items is about 3 ms (the most
+ * one built page renders), and the runs that pay are those of the small accounts a test seeds.
+ */
+export const RUN_MAX_ITEMS = 1000;
+/** Orders asked for once in this version, remembered up to this many (then forgotten, all). */
+const RUN_ASKS_HELD = 10_000;
+/** An order that cannot be a run in this version (it holds an inserted record). */
+const NEVER = Number.NEGATIVE_INFINITY;
 
 /** A whole response, ready to write again: the headers as node's flat [name, value, …] list. */
 export interface CachedResponse {
@@ -20,6 +32,8 @@ export interface RenderCacheOptions {
   itemBytes?: number;
   /** Budget for whole responses, in bytes. */
   responseBytes?: number;
+  /** Budget for rendered runs (an order's items joined), in bytes. */
+  runBytes?: number;
 }
 
 /**
@@ -38,6 +52,14 @@ export class RenderCache {
   /** Keyed by `itemKey(table, index)`. */
   readonly items: ByteLru<number, string>;
   readonly responses: ByteLru<string, CachedResponse>;
+  /** Keyed by the order's key (table, writes, sort, filter). */
+  readonly runs: ByteLru<string, RenderedRun>;
+  /**
+   * How often each order was asked for in this version: a run is built on its second ask in the
+   * same version, never across one, so that a clock moved before every request (--clock-rate)
+   * does not render a whole order for each.
+   */
+  private readonly runAsks = new Map<string, number>();
   /** Each cache keeps what is asked for a second time (see `Doorkeeper`). */
   private readonly itemDoor = new Doorkeeper(22);
   private readonly responseDoor = new Doorkeeper(20);
@@ -46,6 +68,7 @@ export class RenderCache {
   constructor(options: RenderCacheOptions = {}) {
     this.items = new ByteLru(options.itemBytes ?? 32 * 1024 * 1024);
     this.responses = new ByteLru(options.responseBytes ?? 64 * 1024 * 1024);
+    this.runs = new ByteLru(options.runBytes ?? 32 * 1024 * 1024);
   }
 
   /** Drops everything if the state has changed since the cache was filled. */
@@ -53,6 +76,8 @@ export class RenderCache {
     if (version !== this.version) {
       this.items.clear();
       this.responses.clear();
+      this.runs.clear();
+      this.runAsks.clear();
       // The doorkeepers remember on: what was asked for before a write is kept on its next
       // render (likely asked for again), and a clock running fast (--clock-rate), which writes
       // before most requests, need not empty them each time.
@@ -78,8 +103,47 @@ export class RenderCache {
     return text;
   }
 
-  /** Keeps a whole response under `key`, from the second time it is written (see `Doorkeeper`). */
+  /**
+   * The run of an order of `length` items, building it on the order's second ask in this
+   * version; null before that, for an order over RUN_MAX_ITEMS, or when `textAt` says a position
+   * cannot be kept (null: an inserted record, see `item`).
+   */
+  run(key: string, length: number, between: string, textAt: (position: number) => string | null): RenderedRun | null {
+    if (length > RUN_MAX_ITEMS || this.runs.maxBytes === 0) return null;
+    const held = this.runs.get(key);
+    if (held !== undefined) return held;
+    const asks = (this.runAsks.get(key) ?? 0) + 1;
+    if (asks < 2) {
+      if (this.runAsks.size >= RUN_ASKS_HELD) this.runAsks.clear();
+      this.runAsks.set(key, asks);
+      return null;
+    }
+    const texts = new Array<string>(length);
+    for (let p = 0; p < length; p++) {
+      const text = textAt(p);
+      if (text === null) {
+        this.runAsks.set(key, NEVER);
+        return null;
+      }
+      texts[p] = text;
+    }
+    const run = renderedRun(texts, between);
+    this.runAsks.delete(key);
+    this.runs.set(key, run, run.bytes.length + run.ends.byteLength + 2 * key.length + 64);
+    return run;
+  }
+
+  /**
+   * Whether the response to a request under `key` is to be kept: from the second time it is asked
+   * for (see `Doorkeeper`). Asked as the request arrives, so that one kept by nobody costs nothing
+   * to gather.
+   */
+  admits(key: string): boolean {
+    return this.responseDoor.admits(textHash(key));
+  }
+
+  /** Keeps a whole response under `key` (one `admits` let in). */
   keep(key: string, response: CachedResponse, bytes: number): void {
-    if (this.responseDoor.admits(textHash(key))) this.responses.set(key, response, bytes);
+    this.responses.set(key, response, bytes);
   }
 }

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { RUN_MAX_ITEMS } from '../../src/cache/render-cache';
 import { CALL_SORT, RECORDING_SORT } from '../../src/query/sort';
 import { authGet, callsPath, makeEmulator, recordingsPath, type TestEmulator } from '../support/app';
 
@@ -68,6 +69,9 @@ describe('rendered-bytes caches', () => {
     expect(first.slice(0, 60)).toEqual(cold);
     expect(warm.app.cache.responses.hits).toBeGreaterThanOrEqual(reqs.length);
     expect(warm.app.cache.items.hits).toBeGreaterThan(0);
+    // Every order was asked for again: each one of an account with records is a run.
+    expect(warm.app.cache.runs.size).toBeGreaterThan(30);
+    expect(warm.app.cache.runs.hits).toBeGreaterThan(0);
   });
 
   test('items cached by one page size serve another order and size unchanged', async () => {
@@ -132,7 +136,7 @@ describe('rendered-bytes caches', () => {
   });
 
   test('small budgets bound the caches, and evictions change no answer', async () => {
-    const small = makeEmulator({ accounts, cache: { itemBytes: 8_000, responseBytes: 30_000 } });
+    const small = makeEmulator({ accounts, cache: { itemBytes: 8_000, responseBytes: 30_000, runBytes: 100_000 } });
     const sample = reqs.slice(0, 120);
     const first = await bodies(small, sample);
     const again = await bodies(small, sample);
@@ -140,15 +144,105 @@ describe('rendered-bytes caches', () => {
     expect(first).toEqual(await bodies(warm, sample));
     expect(small.app.cache.responses.bytes).toBeLessThanOrEqual(30_000);
     expect(small.app.cache.items.bytes).toBeLessThanOrEqual(8_000);
+    expect(small.app.cache.runs.bytes).toBeLessThanOrEqual(100_000);
     expect(small.app.cache.responses.size).toBeGreaterThan(0);
+    expect(small.app.cache.runs.size).toBeGreaterThan(0);
   });
 
   test('budgets of 0 (--cache-mb 0) keep nothing and change no answer', async () => {
-    const none = makeEmulator({ accounts, cache: { itemBytes: 0, responseBytes: 0 } });
+    const none = makeEmulator({ accounts, cache: { itemBytes: 0, responseBytes: 0, runBytes: 0 } });
     const sample = reqs.slice(0, 40);
     expect(await bodies(none, sample)).toEqual(await bodies(warm, sample));
     expect(await bodies(none, sample)).toEqual(await bodies(warm, sample));
-    expect([none.app.cache.items.size, none.app.cache.responses.size]).toEqual([0, 0]);
+    expect([none.app.cache.items.size, none.app.cache.responses.size, none.app.cache.runs.size]).toEqual([0, 0, 0]);
     expect(none.app.cache.responses.hits).toBe(0);
+  });
+});
+
+describe('runs: an order of a small account kept whole, its pages slices of it', () => {
+  const pagesOfOrder = (sid: string, sort: string, size: number, total: number) =>
+    pagesOf(total, size).map((page) => `${callsPath(sid)}?Page=${page}&PageSize=${size}${sort}`);
+  const move = (em: TestEmulator) =>
+    request(em.app).post('/__admin/clock').type('json').send({ advance: 'PT1M' }).expect(200);
+
+  test('built on the second ask of an order in one version; every page of it then equals a cold render', async () => {
+    const em = makeEmulator({ accounts });
+    const a = em.world.accounts()[0]!;
+    const first = `${callsPath(a.profile.sid)}?PageSize=5&SortBy=From:desc`;
+    await authGet(em.app, first, a.profile.token);
+    expect(em.app.cache.runs.size).toBe(0);
+    // Another page of the same order is its second ask.
+    await authGet(em.app, `${callsPath(a.profile.sid)}?PageSize=7&Page=2&SortBy=From:desc`, a.profile.token);
+    expect(em.app.cache.runs.size).toBe(1);
+    const paths = [7, 9, 37, 50].flatMap((size) => pagesOfOrder(a.profile.sid, '&SortBy=From:desc', size, 37));
+    const hits = em.app.cache.runs.hits;
+    const viaRun = await bodies(
+      em,
+      paths.map((path) => ({ path, token: a.profile.token })),
+    );
+    expect(em.app.cache.runs.hits).toBe(hits + paths.length);
+    const cold: string[] = [];
+    for (const path of paths)
+      cold.push(...(await bodies(makeEmulator({ accounts }), [{ path, token: a.profile.token }])));
+    expect(viaRun).toEqual(cold);
+  });
+
+  test('a write between two asks builds nothing; the next two asks after it do', async () => {
+    const em = makeEmulator({ accounts });
+    const a = em.world.accounts()[0]!;
+    // Pages of one order, each asked once (a page asked again would come from the response cache).
+    const path = `${callsPath(a.profile.sid)}?PageSize=5&SortBy=Duration`;
+    await authGet(em.app, `${path}&Page=0`, a.profile.token);
+    await move(em);
+    await authGet(em.app, `${path}&Page=1`, a.profile.token);
+    // A clock moved before every request (--clock-rate) must not render whole orders each time.
+    expect(em.app.cache.runs.size).toBe(0);
+    await authGet(em.app, `${path}&Page=2`, a.profile.token);
+    expect(em.app.cache.runs.size).toBe(1);
+    const moved = await authGet(em.app, `${path}&Page=3`, a.profile.token);
+    const fresh = makeEmulator({ accounts });
+    await move(fresh);
+    expect(moved.text).toBe((await authGet(fresh.app, `${path}&Page=3`, a.profile.token)).text);
+  });
+
+  test(`an order over ${RUN_MAX_ITEMS} items is never a run`, async () => {
+    const em = makeEmulator({ accounts: [{ friendlyName: 'Big', calls: RUN_MAX_ITEMS + 1, recordings: 0 }] });
+    const a = em.world.accounts()[0]!;
+    for (let i = 0; i < 3; i++) await authGet(em.app, `${callsPath(a.profile.sid)}?PageSize=10`, a.profile.token);
+    expect(em.app.cache.runs.size).toBe(0);
+    expect(em.app.cache.responses.hits).toBe(1);
+  });
+
+  test('an order holding an inserted record is not a run, and its pages are right', async () => {
+    const em = makeEmulator({ accounts });
+    const a = em.world.accounts()[1]!;
+    await request(em.app)
+      .post(`/__admin/accounts/${a.profile.sid}/calls`)
+      .type('json')
+      .send({ from: 'alice' })
+      .expect(201);
+    const paths = pagesOfOrder(a.profile.sid, '&SortBy=From', 3, 21);
+    const first = await bodies(
+      em,
+      paths.map((path) => ({ path, token: a.profile.token })),
+    );
+    const second = await bodies(
+      em,
+      paths.map((path) => ({ path, token: a.profile.token })),
+    );
+    expect(em.app.cache.runs.size).toBe(0);
+    expect(second).toEqual(first);
+    expect(first.some((b) => b.includes('"from":"alice"'))).toBe(true);
+  });
+
+  test('XML pages (the Restcomm dialect without .json) are not runs', async () => {
+    const em = makeEmulator({ accounts, dialect: 'restcomm' });
+    const a = em.world.accounts()[0]!;
+    const xmlPath = `/restcomm/2012-04-24/Accounts/${a.profile.sid}/Calls?PageSize=5`;
+    for (let i = 0; i < 3; i++) {
+      const res = await authGet(em.app, `${xmlPath}&Page=${i}`, a.profile.token);
+      expect([res.status, res.type]).toEqual([200, 'application/xml']);
+    }
+    expect(em.app.cache.runs.size).toBe(0);
   });
 });

@@ -101,7 +101,8 @@ describe('filtered lists', () => {
   });
 
   test('the filtered order is built once and paged as slices', async () => {
-    const em = makeEmulator();
+    // No runs: a second ask would read every item once to join them (caches.test.ts covers that).
+    const em = makeEmulator({ cache: { runBytes: 0 } });
     const a = byCalls(em.world, 448);
     const table = a.store.calls;
     // The seeded calls are scanned once, in their lean form (CALL_KIND.keep); a page reads its

@@ -1,0 +1,52 @@
+import { joinedBytes, renderedRun, runPage } from '../../src/cache/rendered-run';
+
+/** Items with a non-ASCII one among them: its bytes are not its length. */
+const ITEMS = ['{"a":1}', '{"n":"Zoë"}', '{"a":22}', '{"b":"€"}', '{"a":333}'];
+
+describe('joinedBytes', () => {
+  test.each([
+    ['JSON list', '{"x":[', ITEMS, ',', ']}'],
+    ['XML elements (nothing between)', '<L>', ITEMS, '', '</L>'],
+    ['one item', '[', ['"é"'], ',', ']'],
+    ['no items', '[', [], ',', ']'],
+  ])('%s: the UTF-8 of the joined text, of the exact size', (_name, head, items, between, tail) => {
+    const text = `${head}${items.join(between)}${tail}`;
+    const bytes = joinedBytes(head, items, between, tail);
+    expect(bytes.toString('utf8')).toBe(text);
+    expect(bytes.length).toBe(Buffer.byteLength(text));
+  });
+
+  test('with ends, notes the byte after each item', () => {
+    const ends = new Uint32Array(ITEMS.length);
+    const bytes = joinedBytes('', ITEMS, ',', '', ends);
+    for (let k = 0; k < ITEMS.length; k++) {
+      expect(bytes.subarray(0, ends[k]).toString('utf8')).toBe(ITEMS.slice(0, k + 1).join(','));
+    }
+  });
+});
+
+describe('runPage: a window of a run, between a head and a tail', () => {
+  const run = renderedRun(ITEMS, ',');
+  // Every window of the run, the empty ones at each end included.
+  const windows: [number, number][] = [];
+  for (let first = 0; first <= ITEMS.length; first++) {
+    for (let count = 0; first + count <= ITEMS.length; count++) windows.push([first, count]);
+  }
+
+  test.each(windows)('first %i, count %i: the items joined as a page joins them', (first, count) => {
+    const page = ITEMS.slice(first, first + count);
+    const body = runPage('{"calls":[', run, first, count, '],"page":0}');
+    expect(body.toString('utf8')).toBe(`{"calls":[${page.join(',')}],"page":0}`);
+    expect(body.equals(joinedBytes('{"calls":[', page, ',', '],"page":0}'))).toBe(true);
+  });
+
+  test('a run with nothing between its items (XML)', () => {
+    const xml = renderedRun(['<a/>', '<b>é</b>', '<c/>'], '');
+    expect(runPage('<L>', xml, 1, 2, '</L>').toString('utf8')).toBe('<L><b>é</b><c/></L>');
+    expect(xml.gap).toBe(0);
+  });
+
+  test('an empty run gives an empty page', () => {
+    expect(runPage('[', renderedRun([], ','), 0, 0, ']').toString()).toBe('[]');
+  });
+});
