@@ -14,7 +14,7 @@ const INDEX_SPAN = 2 ** 27;
 export const RUN_MAX_ITEMS = 1000;
 /** Orders asked for once in this version, remembered up to this many (then forgotten, all). */
 const RUN_ASKS_HELD = 10_000;
-/** An order that cannot be a run in this version (it holds an inserted record). */
+/** An order that cannot be a run in this version (it holds an inserted record, or outgrows the budget). */
 const NEVER = Number.NEGATIVE_INFINITY;
 
 /** A whole response, ready to write again: the headers as node's flat [name, value, …] list. */
@@ -128,8 +128,11 @@ export class RenderCache {
       texts[p] = text;
     }
     const run = renderedRun(texts, between);
-    this.runAsks.delete(key);
-    this.runs.set(key, run, run.bytes.length + run.ends.byteLength + 2 * key.length + 64);
+    const bytes = run.bytes.length + run.ends.byteLength + 2 * key.length + 64;
+    // One larger than the whole budget is used once and not built again in this version.
+    if (bytes > this.runs.maxBytes) this.runAsks.set(key, NEVER);
+    else this.runAsks.delete(key);
+    this.runs.set(key, run, bytes);
     return run;
   }
 

@@ -62,14 +62,15 @@ const READY_AHEAD = 100_000;
 /** One page of a list, worked out: what to send, and the warnings the request earned. */
 interface Page<R> {
   window: PageWindow;
-  /** The page's k-th item: its record, and what caches and writes it. */
-  item(k: number): PageItem<R>;
   head: string;
   tail: string;
   warnings: string[];
   /** The page as a walk sees it; null for a list over several accounts, which walks do not follow. */
   walk: WalkPage | null;
-  /** The order the page is a window of: its key (one account's list; null over several), length, items. */
+  /**
+   * The order the page is a window of: its key (one account's list; null over several), length,
+   * and the item at a position (its record, and what caches and writes it).
+   */
   order: { key: string | null; length: number; item(position: number): PageItem<R> };
 }
 
@@ -244,7 +245,6 @@ async function listPage<C extends string, R extends { sid: string }>(
   );
   return {
     window,
-    item: (k) => item(order.at(window.offset + k)),
     head,
     tail,
     warnings,
@@ -309,7 +309,7 @@ export async function serveList<C extends string, R extends { sid: string }>(
 ): Promise<void> {
   const format = negotiate(req, settings.dialect);
   const exchange = exchangeOf(req);
-  const { window, item, head, tail, warnings, walk, order } = await listPage(
+  const { window, head, tail, warnings, walk, order } = await listPage(
     resource,
     settings,
     account,
@@ -330,7 +330,7 @@ export async function serveList<C extends string, R extends { sid: string }>(
   if (window.count > STREAM_THRESHOLD) {
     // A huge page would flush the caches for one reader: it is rendered and streamed as is,
     // over many turns of the event loop, from the state its order was built for.
-    await streamPage(res, format, head, tail, window.count, (k) => render(item(k)));
+    await streamPage(res, format, head, tail, window.count, (k) => render(order.item(window.offset + k)));
     return;
   }
   // Inserted ids come back after a reset with other records: only seeded ones are cached,
@@ -351,7 +351,7 @@ export async function serveList<C extends string, R extends { sid: string }>(
   }
   const items = new Array<string>(window.count);
   for (let k = 0; k < window.count; k++) {
-    const it = item(k);
+    const it = order.item(window.offset + k);
     items[k] = it.id < INSERT_BASE && format === 'json' ? cached(it) : render(it);
   }
   sendBuilt(res, format, joinedBytes(head, items, between(format), tail), warnings, exchange.keep);

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { RUN_MAX_ITEMS } from '../../src/cache/render-cache';
+import * as renderedRuns from '../../src/cache/rendered-run';
 import { CALL_SORT, RECORDING_SORT } from '../../src/query/sort';
 import { authGet, callsPath, makeEmulator, recordingsPath, type TestEmulator } from '../support/app';
 
@@ -211,6 +212,27 @@ describe('runs: an order of a small account kept whole, its pages slices of it',
     for (let i = 0; i < 3; i++) await authGet(em.app, `${callsPath(a.profile.sid)}?PageSize=10`, a.profile.token);
     expect(em.app.cache.runs.size).toBe(0);
     expect(em.app.cache.responses.hits).toBe(1);
+  });
+
+  test('a run larger than its budget is built once in a version, not on every other ask', async () => {
+    const em = makeEmulator({ accounts, cache: { runBytes: 1_000 } });
+    const a = em.world.accounts()[0]!;
+    const build = jest.spyOn(renderedRuns, 'renderedRun');
+    const paths = pagesOfOrder(a.profile.sid, '&SortBy=To', 5, 37);
+    const viaRuns = await bodies(
+      em,
+      paths.map((path) => ({ path, token: a.profile.token })),
+    );
+    expect(build).toHaveBeenCalledTimes(1);
+    expect(em.app.cache.runs.size).toBe(0);
+    build.mockRestore();
+    const cold = makeEmulator({ accounts, cache: { runBytes: 0 } });
+    expect(viaRuns).toEqual(
+      await bodies(
+        cold,
+        paths.map((path) => ({ path, token: a.profile.token })),
+      ),
+    );
   });
 
   test('an order holding an inserted record is not a run, and its pages are right', async () => {
