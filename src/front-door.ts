@@ -209,6 +209,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         ex.walk = hit.walk ?? null;
         ex.sentHeaders = hit.headers;
         ex.sentBody = hit.body;
+        ex.sentBodyShared = true;
         res.writeHead(200, hit.headers);
         res.end(hit.body);
         return;
@@ -277,6 +278,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         responseHeaders: res.headersSent ? (ex.sentHeaders ?? res.getHeaders()) : undefined,
         // A HEAD answer sends no body, whatever the route wrote.
         body: ex.method === 'HEAD' ? null : ex.sentBody,
+        bodyShared: ex.sentBodyShared,
       });
     });
     const go = (a: FaultAction | null) => {

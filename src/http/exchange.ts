@@ -35,6 +35,8 @@ export interface Exchange {
    * the way out; the journal copies what it keeps of it when the response closes.
    */
   sentBody: Buffer | string | null;
+  /** The body sent lives on elsewhere (the response cache holds it). */
+  sentBodyShared: boolean;
 }
 
 /**
@@ -84,6 +86,7 @@ export function openExchange(req: IncomingMessage): Exchange {
     walk: null,
     sentHeaders: null,
     sentBody: null,
+    sentBodyShared: false,
   };
   (req as WithExchange)[EXCHANGE] = exchange;
   return exchange;
@@ -91,11 +94,15 @@ export function openExchange(req: IncomingMessage): Exchange {
 
 /**
  * Notes the body a response sends, for the journal's detail: by reference, so that sending pays
- * nothing for it. Responses that no front door opened an exchange for are left alone.
+ * nothing for it; `shared` when it lives on elsewhere (the response cache keeps it). Responses
+ * that no front door opened an exchange for are left alone.
  */
-export function noteBody(res: ServerResponse, body: Buffer | string): void {
+export function noteBody(res: ServerResponse, body: Buffer | string, shared = false): void {
   const exchange = (res.req as WithExchange | undefined)?.[EXCHANGE];
-  if (exchange !== undefined && exchange.sentBody === null) exchange.sentBody = body;
+  if (exchange !== undefined && exchange.sentBody === null) {
+    exchange.sentBody = body;
+    exchange.sentBodyShared = shared;
+  }
 }
 
 /** The request's exchange (opened now if the request did not come through the front door). */

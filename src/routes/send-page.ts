@@ -57,7 +57,7 @@ export function sendBuilt(
   res.setHeader('Content-Type', FORMATS[format].type);
   res.setHeader('Content-Length', body.length);
   keep?.({ headers: flatHeaders(res), body, warnings });
-  noteBody(res, body);
+  noteBody(res, body, keep !== null);
   res.end(body);
 }
 

@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { JOURNAL_BYTES, JOURNAL_TEXT_CHARS, Journal } from '../../src/harness/journal';
+import { BODY_BYTES, JOURNAL_BYTES, JOURNAL_TEXT_CHARS, Journal } from '../../src/harness/journal';
 
 const entry = (query: string, warnings: string[] = [], account = 'AC1', status = 200, method = 'GET') => ({
   arrivedMs: Date.UTC(2025, 5, 1, 12),
@@ -143,5 +143,33 @@ describe('Journal: what it counts is what it holds', () => {
     expect(j.heldBytes).toBeLessThanOrEqual(budget);
     // Within a few times the budget (the entries' objects, the maps), never the 300 MB of lines.
     expect(held).toBeLessThan(4 * budget);
+  });
+
+  test('a page built for its request is held as a copy of its head, not whole; a cached page (alive anyway) by reference', async () => {
+    const j = new Journal(10);
+    // Made and handed over in a function of their own, so that nothing here holds them after.
+    const [fresh, cached] = ((): WeakRef<Buffer>[] => {
+      const built = Buffer.alloc(200_000, 'a');
+      const kept = Buffer.alloc(200_000, 'b');
+      j.add({ ...entry('Page=0'), body: built });
+      j.add({ ...entry('Page=1'), body: kept, bodyShared: true });
+      return [new WeakRef(built), new WeakRef(kept)];
+    })();
+    // A WeakRef holds its target until the job that made it ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    expect({ built: fresh?.deref() === undefined, cached: cached?.deref() === undefined }).toEqual({
+      built: true,
+      cached: false,
+    });
+    const [one, zero] = j.list();
+    for (const [e, c] of [
+      [zero, 'a'],
+      [one, 'b'],
+    ] as const)
+      expect(j.detail(e?.id ?? 0)).toMatchObject({
+        response_body: c.repeat(BODY_BYTES),
+        response_body_truncated: true,
+      });
   });
 });
