@@ -205,6 +205,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     if (key !== null) {
       const hit = cache.responses.get(key);
       if (hit !== undefined) {
+        cache.sighted(hit);
         ex.warnings = hit.warnings;
         ex.walk = hit.walk ?? null;
         ex.sentHeaders = hit.headers;

@@ -8,6 +8,9 @@ export class ByteLru<K, V> {
   private used = 0;
   /** Where eviction goes on from (see `evictOldest`). */
   private cursor: MapIterator<K> | null = null;
+  /** The oldest key, once `oldest` has looked (the cursor has passed it): evicted next. */
+  private peeked: K | undefined;
+  private hasPeeked = false;
   /** Lookups that found their entry, and that did not: for tests and the benchmark. */
   hits = 0;
   misses = 0;
@@ -22,6 +25,7 @@ export class ByteLru<K, V> {
       return undefined;
     }
     this.hits++;
+    if (this.hasPeeked && this.peeked === key) this.hasPeeked = false;
     // A Map iterates in insertion order: re-inserting moves the entry to the young end.
     this.map.delete(key);
     this.map.set(key, entry);
@@ -32,6 +36,7 @@ export class ByteLru<K, V> {
   set(key: K, value: V, bytes: number): void {
     const old = this.map.get(key);
     if (old !== undefined) {
+      if (this.hasPeeked && this.peeked === key) this.hasPeeked = false;
       this.map.delete(key);
       this.used -= old.bytes;
     }
@@ -49,24 +54,39 @@ export class ByteLru<K, V> {
    * young end, or added, is met again only after every older one, which is the LRU order.
    */
   private evictOldest(): void {
-    for (;;) {
+    if (!this.peekOldest()) return;
+    const key = this.peeked as K;
+    this.hasPeeked = false;
+    this.used -= (this.map.get(key) as { bytes: number }).bytes;
+    this.map.delete(key);
+  }
+
+  /** Finds the least recently used key with the living cursor, into `peeked`; false when empty. */
+  private peekOldest(): boolean {
+    while (this.map.size > 0) {
+      if (this.hasPeeked && this.map.has(this.peeked as K)) return true;
       this.cursor ??= this.map.keys();
       const next = this.cursor.next();
       if (next.done === true) {
         this.cursor = null;
-        continue;
+        this.hasPeeked = false;
+      } else {
+        this.peeked = next.value;
+        this.hasPeeked = true;
       }
-      const entry = this.map.get(next.value);
-      if (entry === undefined) continue;
-      this.used -= entry.bytes;
-      this.map.delete(next.value);
-      return;
     }
+    return false;
+  }
+
+  /** The least recently used value, left where it is: what a newcomer would push out first. */
+  oldest(): V | undefined {
+    return this.peekOldest() ? this.map.get(this.peeked as K)?.value : undefined;
   }
 
   clear(): void {
     this.map.clear();
     this.cursor = null;
+    this.hasPeeked = false;
     this.used = 0;
   }
 

@@ -1,6 +1,7 @@
 import type { WalkPage } from '../query/walk';
 import { ByteLru } from './byte-lru';
 import { Doorkeeper, textHash } from './doorkeeper';
+import { FrequencySketch } from './frequency-sketch';
 import { type RenderedRun, renderedRun } from './rendered-run';
 
 /** Record ids stay below 2^27 (seeded below 2^26, inserted from 2^26), so table·2^27 + id is exact. */
@@ -25,6 +26,8 @@ export interface CachedResponse {
   warnings: readonly string[];
   /** The page as a walk sees it, for the journal (a cached answer is a page served too). */
   walk?: WalkPage | null;
+  /** The key's hash, set as it is kept: each hit counts a sight of it (see `admits`). */
+  sight?: number;
 }
 
 export interface RenderCacheOptions {
@@ -63,6 +66,8 @@ export class RenderCache {
   /** Each cache keeps what is asked for a second time (see `Doorkeeper`). */
   private readonly itemDoor = new Doorkeeper(22);
   private readonly responseDoor = new Doorkeeper(20);
+  /** How often each response was asked for lately, hits included: who stays when it is full. */
+  private readonly responseSights = new FrequencySketch(16);
   private version = -1;
 
   constructor(options: RenderCacheOptions = {}) {
@@ -138,15 +143,32 @@ export class RenderCache {
 
   /**
    * Whether the response to a request under `key` is to be kept: from the second time it is asked
-   * for (see `Doorkeeper`). Asked as the request arrives, so that one kept by nobody costs nothing
-   * to gather.
+   * for (see `Doorkeeper`), and, once the cache is full, only if it was asked for more often
+   * lately than the response it would push out (TinyLFU's admission). Without that contest, a
+   * round of requests larger than the cache (a load test cycling through more pages than it
+   * holds) kept every page it built and pushed each out before it was asked again: nothing hit,
+   * and every page lived long enough to cost the collector. Asked as the request arrives, so
+   * that one kept by nobody costs nothing to gather.
    */
   admits(key: string): boolean {
-    return this.responseDoor.admits(textHash(key));
+    const hash = textHash(key);
+    this.responseSights.add(hash);
+    if (!this.responseDoor.admits(hash)) return false;
+    const held = this.responses;
+    // Full: one more entry of the mean size would push one out.
+    if (held.bytes + held.bytes / Math.max(1, held.size) <= held.maxBytes) return true;
+    const victim = held.oldest();
+    return victim === undefined || this.responseSights.estimate(hash) > this.responseSights.estimate(victim.sight ?? 0);
+  }
+
+  /** Counts a sight of a kept response, served again. */
+  sighted(response: CachedResponse): void {
+    this.responseSights.add(response.sight ?? 0);
   }
 
   /** Keeps a whole response under `key` (one `admits` let in). */
   keep(key: string, response: CachedResponse, bytes: number): void {
+    response.sight = textHash(key);
     this.responses.set(key, response, bytes);
   }
 }

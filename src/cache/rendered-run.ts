@@ -16,7 +16,7 @@ export interface RenderedRun {
  * of the exact size; with `ends`, the byte after each item is noted there. An item whose UTF-8
  * length is its length is ASCII, and is copied as Latin-1 (a byte a character, no encoding to
  * do): joining the texts and encoding the whole string cost three times as much, most of a cold
- * page's building.
+ * page's building. `alloc` gives the buffer (a body sent once takes it from `bodies`).
  * @example joinedBytes('[', ['1', 'é'], ',', ']').toString() // '[1,é]'
  */
 export function joinedBytes(
@@ -25,6 +25,7 @@ export function joinedBytes(
   between: string,
   tail: string,
   ends?: Uint32Array,
+  alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
 ): Buffer {
   const lengths = new Array<number>(items.length);
   const gap = Buffer.byteLength(between);
@@ -34,7 +35,7 @@ export function joinedBytes(
     lengths[k] = n;
     total += n;
   }
-  const body = Buffer.allocUnsafe(total);
+  const body = alloc(total);
   let at = body.write(head, 0);
   for (let k = 0; k < items.length; k++) {
     if (k > 0 && gap > 0) at += body.write(between, at);
@@ -60,11 +61,18 @@ export function renderedRun(texts: readonly string[], between: string): Rendered
  * holds them (separators included), and `tail`, in one buffer of the exact size.
  * @example runPage('[', renderedRun(['1', '2', '3'], ','), 1, 2, ']').toString() // '[2,3]'
  */
-export function runPage(head: string, run: RenderedRun, first: number, count: number, tail: string): Buffer {
+export function runPage(
+  head: string,
+  run: RenderedRun,
+  first: number,
+  count: number,
+  tail: string,
+  alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
+): Buffer {
   const start = first === 0 ? 0 : (run.ends[first - 1] as number) + run.gap;
   const end = count === 0 ? start : (run.ends[first + count - 1] as number);
   const headBytes = Buffer.byteLength(head);
-  const body = Buffer.allocUnsafe(headBytes + (end - start) + Buffer.byteLength(tail));
+  const body = alloc(headBytes + (end - start) + Buffer.byteLength(tail));
   body.write(head, 0);
   if (end > start) run.bytes.copy(body, headBytes, start, end);
   body.write(tail, headBytes + end - start);

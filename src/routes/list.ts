@@ -346,7 +346,8 @@ export async function serveList<C extends string, R extends { sid: string }>(
           return it.id < INSERT_BASE ? cached(it) : null;
         });
   if (run !== null) {
-    sendBuilt(res, format, runPage(head, run, window.offset, window.count, tail), warnings, exchange.keep);
+    const { offset, count } = window;
+    sendBuilt(res, format, (alloc) => runPage(head, run, offset, count, tail, alloc), warnings, exchange.keep);
     return;
   }
   const items = new Array<string>(window.count);
@@ -354,5 +355,6 @@ export async function serveList<C extends string, R extends { sid: string }>(
     const it = order.item(window.offset + k);
     items[k] = it.id < INSERT_BASE && format === 'json' ? cached(it) : render(it);
   }
-  sendBuilt(res, format, joinedBytes(head, items, between(format), tail), warnings, exchange.keep);
+  const gap = between(format);
+  sendBuilt(res, format, (alloc) => joinedBytes(head, items, gap, tail, undefined, alloc), warnings, exchange.keep);
 }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { bodies } from '../cache/body-pool';
 import type { CachedResponse } from '../cache/render-cache';
 import { noteBody } from '../http/exchange';
 import { nextTurn } from '../http/slices';
@@ -42,23 +43,38 @@ function flatHeaders(res: ServerResponse): string[] {
   return flat;
 }
 
+/** A pooled buffer of `bytes` bytes (see body-pool.ts). */
+const pooled = (bytes: number) => bodies.take(bytes);
+
 /**
  * Sends a page built in memory (its items joined, or a slice of a run: see rendered-run.ts) with
- * a Content-Length. The response goes to `keep`, for the response cache.
+ * a Content-Length. `build` writes it into the buffer `alloc` gives. The response goes to `keep`,
+ * for the response cache, and its body then lives on; a body sent once is built in a buffer of
+ * the pool, given back once the socket has written it and the journal has noted it. A response
+ * cut short gives nothing back: the socket may hold it still.
  */
 export function sendBuilt(
   res: ServerResponse,
   format: WireFormat,
-  body: Buffer,
+  build: (alloc: (bytes: number) => Buffer) => Buffer,
   warnings: readonly string[],
   keep: ((response: CachedResponse) => void) | null,
 ): void {
+  const body = build(keep === null ? pooled : Buffer.allocUnsafe);
   res.statusCode = 200;
   res.setHeader('Content-Type', FORMATS[format].type);
   res.setHeader('Content-Length', body.length);
   keep?.({ headers: flatHeaders(res), body, warnings });
   noteBody(res, body, keep !== null);
-  res.end(body);
+  if (keep !== null) {
+    res.end(body);
+    return;
+  }
+  // 'finish' says the socket has written every byte (a response cut short never finishes, and
+  // `writableFinished` can read true once its socket is destroyed); 'close' comes after, once
+  // the journal has copied what it keeps, which a buffer given back at 'finish' could lose to
+  // the next page built before it.
+  res.end(body, () => res.once('close', () => bodies.give(body)));
 }
 
 /**

@@ -68,4 +68,22 @@ describe('ByteLru eviction over a long run', () => {
     expect(lru.size).toBe(model.length);
     for (const k of model) expect(lru.get(k)).not.toBeUndefined();
   });
+
+  test('oldest() names what the next eviction drops, and moves nothing', () => {
+    const lru = new ByteLru<string, string>(12);
+    expect(lru.oldest()).toBeUndefined();
+    for (const k of ['a', 'b', 'c']) lru.set(k, k.toUpperCase(), 4);
+    expect(lru.oldest()).toBe('A');
+    expect(lru.oldest()).toBe('A');
+    lru.get('a'); // a moves to the young end: b is the oldest now
+    expect(lru.oldest()).toBe('B');
+    lru.set('b', 'B2', 4); // replaced: young again
+    expect(lru.oldest()).toBe('C');
+    lru.set('d', 'D', 4); // pushes out the oldest, c
+    expect(lru.get('c')).toBeUndefined();
+    expect([lru.get('a'), lru.get('b'), lru.get('d')]).toEqual(['A', 'B2', 'D']);
+    expect(lru.oldest()).toBe('A');
+    lru.clear();
+    expect(lru.oldest()).toBeUndefined();
+  });
 });
