@@ -22,25 +22,24 @@ export class FrequencySketch {
 
   /** Counts one sight of `hash` (32 bits). */
   add(hash: number): void {
-    for (let row = 0; row < ROWS; row++) {
-      const at = this.slot(hash, row);
-      if ((this.counts[at] as number) < MAX) this.counts[at]!++;
+    const h = mixed(hash);
+    const step = (h >>> 16) | 1;
+    for (let row = 0, at = h; row < ROWS; row++, at += step) {
+      const k = row * this.width + (at & this.mask);
+      if ((this.counts[k] as number) < MAX) this.counts[k]!++;
     }
     if (++this.added >= this.sample) this.halve();
   }
 
   /** The sights of `hash` counted since the last halving (at most 15), or a little more. */
   estimate(hash: number): number {
+    const h = mixed(hash);
+    const step = (h >>> 16) | 1;
     let least = MAX;
-    for (let row = 0; row < ROWS; row++) least = Math.min(least, this.counts[this.slot(hash, row)] as number);
+    for (let row = 0, at = h; row < ROWS; row++, at += step) {
+      least = Math.min(least, this.counts[row * this.width + (at & this.mask)] as number);
+    }
     return least;
-  }
-
-  /** A row's counter for `hash`: the hash mixed with the row's odd constant (murmur3's finaliser). */
-  private slot(hash: number, row: number): number {
-    let h = Math.imul(hash ^ (hash >>> 16), SEEDS[row] as number);
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    return row * this.width + ((h ^ (h >>> 16)) & this.mask);
   }
 
   private halve(): void {
@@ -51,4 +50,13 @@ export class FrequencySketch {
 
 const ROWS = 4;
 const MAX = 15;
-const SEEDS = [0x85ebca6b, 0x27d4eb2f, 0x165667b1, 0x9e3779b1];
+
+/**
+ * The hash spread over all 32 bits (murmur3's finaliser): row r reads counter (h + r·step), step
+ * from its high half, odd (double hashing: one mix for four rows).
+ */
+function mixed(hash: number): number {
+  let h = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
