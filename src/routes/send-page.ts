@@ -50,8 +50,7 @@ const pooled = (bytes: number) => bodies.take(bytes);
  * Sends a page built in memory (its items joined, or a slice of a run: see rendered-run.ts) with
  * a Content-Length. `build` writes it into the buffer `alloc` gives. The response goes to `keep`,
  * for the response cache, and its body then lives on; a body sent once is built in a buffer of
- * the pool, given back once the socket has written it and the journal has noted it. A response
- * cut short gives nothing back: the socket may hold it still.
+ * the pool, given back once the socket is done with it and the journal has noted it.
  */
 export function sendBuilt(
   res: ServerResponse,
@@ -70,10 +69,11 @@ export function sendBuilt(
     res.end(body);
     return;
   }
-  // 'finish' says the socket has written every byte (a response cut short never finishes, and
-  // `writableFinished` can read true once its socket is destroyed); 'close' comes after, once
-  // the journal has copied what it keeps, which a buffer given back at 'finish' could lose to
-  // the next page built before it.
+  // 'finish' follows the socket's callback for the last write: the bytes were written, or the
+  // write was cancelled as the socket closed; either way it holds the buffer no longer. An answer
+  // that never began (queued behind one cut short) never finishes, and is left to the collector.
+  // The buffer goes back at 'close', after the journal has copied what it keeps of it: given back
+  // at 'finish', the next page built before 'close' could take it and write over it.
   res.end(body, () => res.once('close', () => bodies.give(body)));
 }
 
