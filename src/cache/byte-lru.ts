@@ -78,9 +78,9 @@ export class ByteLru<K, V> {
     return false;
   }
 
-  /** The least recently used value, left where it is: what a newcomer would push out first. */
-  oldest(): V | undefined {
-    return this.peekOldest() ? this.map.get(this.peeked as K)?.value : undefined;
+  /** The least recently used key, left where it is: what a newcomer would push out first. */
+  oldestKey(): K | undefined {
+    return this.peekOldest() ? this.peeked : undefined;
   }
 
   clear(): void {

@@ -69,21 +69,21 @@ describe('ByteLru eviction over a long run', () => {
     for (const k of model) expect(lru.get(k)).not.toBeUndefined();
   });
 
-  test('oldest() names what the next eviction drops, and moves nothing', () => {
+  test('oldestKey() names what the next eviction drops, and moves nothing', () => {
     const lru = new ByteLru<string, string>(12);
-    expect(lru.oldest()).toBeUndefined();
+    expect(lru.oldestKey()).toBeUndefined();
     for (const k of ['a', 'b', 'c']) lru.set(k, k.toUpperCase(), 4);
-    expect(lru.oldest()).toBe('A');
-    expect(lru.oldest()).toBe('A');
+    expect(lru.oldestKey()).toBe('a');
+    expect(lru.oldestKey()).toBe('a');
     lru.get('a'); // a moves to the young end: b is the oldest now
-    expect(lru.oldest()).toBe('B');
+    expect(lru.oldestKey()).toBe('b');
     lru.set('b', 'B2', 4); // replaced: young again
-    expect(lru.oldest()).toBe('C');
+    expect(lru.oldestKey()).toBe('c');
     lru.set('d', 'D', 4); // pushes out the oldest, c
     expect(lru.get('c')).toBeUndefined();
     expect([lru.get('a'), lru.get('b'), lru.get('d')]).toEqual(['A', 'B2', 'D']);
-    expect(lru.oldest()).toBe('A');
+    expect(lru.oldestKey()).toBe('a');
     lru.clear();
-    expect(lru.oldest()).toBeUndefined();
+    expect(lru.oldestKey()).toBeUndefined();
   });
 });

@@ -50,4 +50,11 @@ describe('the response cache, once full, keeps what is asked for more often than
     expect(ask(keys(50))).toEqual({ hits: 0, kept: 50 });
     expect(ask(keys(50))).toEqual({ hits: 50, kept: 0 });
   });
+
+  test('a walk of one-off requests through a full cache leaves what it holds', () => {
+    const ask = client(new RenderCache({ responseBytes: 10_000 }));
+    for (let r = 0; r < 3; r++) ask(keys(10));
+    expect(ask(keys(5000, 'walk'))).toEqual({ hits: 0, kept: 0 });
+    expect(ask(keys(10))).toEqual({ hits: 10, kept: 0 });
+  });
 });
