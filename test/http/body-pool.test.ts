@@ -12,6 +12,21 @@ const { app, world } = makeEmulator({ accounts: [{ friendlyName: 'Big', calls: 5
 const a = byCalls(world, 5000);
 const auth = `Basic ${Buffer.from(`${a.token}:`).toString('base64')}`;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits for `ok` to hold (checked every 10 ms), for 5 s at most: a busy runner is slow, never wrong. */
+async function until(ok: () => boolean): Promise<void> {
+  for (let waited = 0; !ok() && waited < 5000; waited += 10) await wait(10);
+}
+/** The buffers lent once the server has stopped (nothing read, the socket full): unchanged for 200 ms. */
+async function lentOnceStalled(before: number): Promise<number> {
+  await until(() => bodies.lent > before);
+  let last = bodies.lent;
+  for (let still = 0, waited = 0; still < 200 && waited < 5000; waited += 20) {
+    await wait(20);
+    still = bodies.lent === last ? still + 20 : 0;
+    last = bodies.lent;
+  }
+  return last - before;
+}
 
 /** A page of 1,000 calls (about 1 MB, a buffer of 2 MB): more than a paused reader's socket holds. */
 const bigPage = (page: number, sort = '') => `${callsPath(a.sid)}?PageSize=1000&Page=${page}${sort}`;
@@ -77,14 +92,13 @@ describe('page bodies from the pool', () => {
       let lentWhilePaused = 0;
       let others: Buffer[] = [];
       const answers = await pipelined(port, paths, async () => {
-        await wait(150);
-        lentWhilePaused = bodies.lent - lentBefore;
+        lentWhilePaused = await lentOnceStalled(lentBefore);
         // Pages of the same size, built meanwhile, take other buffers (or those given back).
         others = [await get(port, bigPage(0)), await get(port, bigPage(1)), await get(port, bigPage(2))];
       });
       // 8 MB asked for and nothing read: some of it waits in the server, lent.
       expect(lentWhilePaused).toBeGreaterThan(0);
-      await wait(20);
+      await until(() => bodies.lent === lentBefore);
       expect(bodies.lent).toBe(lentBefore);
       // The same pages again: each answer was its own page, byte for byte.
       for (const [k, body] of answers.entries()) expect(body.equals(await get(port, paths[k] as string))).toBe(true);
@@ -101,11 +115,10 @@ describe('page bodies from the pool', () => {
       await new Promise((r) => socket.once('connect', r));
       socket.pause();
       socket.write(paths.map((p) => `GET ${p} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n\r\n`).join(''));
-      await wait(150);
-      const lentWhilePaused = bodies.lent - lentBefore;
+      const lentWhilePaused = await lentOnceStalled(lentBefore);
       expect(lentWhilePaused).toBeGreaterThan(0);
       socket.destroy();
-      await wait(100);
+      await until(() => bodies.lent - lentBefore < lentWhilePaused);
       // An answer whose write the socket had taken comes back when the socket calls it back
       // (written or cancelled, it holds it no longer); one never begun is left to the collector.
       expect(bodies.lent - lentBefore).toBeLessThan(lentWhilePaused);
