@@ -479,7 +479,9 @@ function blankCall(sid: string, instanceId: string, phoneNumberSid: string, call
 }
 
 function drawCall(world: WorldContext, account: AccountProfile, i: number, s: Stream): CallRecord {
-  const head = drawHead(account, s, recordingsOnCall(account, i) > 0, newHead());
+  const block = Math.floor(i / CALLS_PER_BLOCK);
+  const recorded = (recordedMask(account, block) & (1 << (i - block * CALLS_PER_BLOCK))) !== 0;
+  const head = drawHead(account, s, recorded, newHead());
   const instanceId = s.pick(world.instanceIds);
   const call = blankCall(
     `${instanceId}-CA${account.sids.seeded.calls.encode(i)}`,

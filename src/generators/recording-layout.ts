@@ -61,11 +61,19 @@ export function layoutInto(account: AccountProfile, block: number, a: Uint8Array
  * @example recordedMask(account, 0) // 0b00100111
  */
 export function recordedMask(account: AccountProfile, block: number): number {
+  // A page's calls lie in a few blocks: drawn one by one, eight in a row ask for the same mask.
+  if (account === masked.account && block === masked.block) return masked.mask;
   const a = layoutInto(account, block, maskLayout);
   let mask = 0;
   for (let p = 0; p < RECORDINGS_PER_BLOCK; p++) mask |= 1 << (a[p] as number);
+  masked.account = account;
+  masked.block = block;
+  masked.mask = mask;
   return mask;
 }
+
+/** The last mask made: a profile's layout never changes, so (profile, block) names it. */
+const masked: { account: AccountProfile | null; block: number; mask: number } = { account: null, block: -1, mask: 0 };
 
 export interface Placement {
   /** Index of the call the recording lies on. */

@@ -14,10 +14,12 @@ import {
 import { callKeysInto, KEYED_FIELDS, keyedFacts } from '../../src/generators/call-keys';
 import { generateRecording } from '../../src/generators/recording';
 import {
+  blockLayout,
   CALLS_PER_BLOCK,
   MAX_PER_CALL,
   placeRecording,
   RECORDINGS_PER_BLOCK,
+  recordedMask,
   recordingCapacity,
 } from '../../src/generators/recording-layout';
 import { callStartSec } from '../../src/generators/timeline';
@@ -280,6 +282,21 @@ describe('recordings', () => {
     const recorded = perCall.size / ((2000 / 6) * CALLS_PER_BLOCK);
     expect(recorded).toBeGreaterThan(0.25);
     expect(recorded).toBeLessThan(0.75);
+  });
+
+  test("a block's recorded mask (remembered for the last block asked) is its layout, whatever was asked before", () => {
+    const other = makeAccountProfile('unit-seed', { ...spec, friendlyName: 'Other' }, 1);
+    const maskOf = (profile: typeof account, block: number) =>
+      blockLayout(profile, block).reduce((mask, offset) => mask | (1 << offset), 0);
+    let differs = 0;
+    // The same block of two accounts, asked in turn and twice in a row: never the other's answer.
+    for (let block = 0; block < 200; block++) {
+      for (const profile of [account, other, other, account, account]) {
+        expect(recordedMask(profile, block)).toBe(maskOf(profile, block));
+      }
+      if (maskOf(account, block) !== maskOf(other, block)) differs++;
+    }
+    expect(differs).toBeGreaterThan(100);
   });
 
   test('several UTC offsets occur; durations have up to five fractional digits', () => {
