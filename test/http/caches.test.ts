@@ -214,6 +214,26 @@ describe('runs: an order of a small account kept whole, its pages slices of it',
     expect(em.app.cache.responses.hits).toBe(1);
   });
 
+  test(`the items of an order over ${RUN_MAX_ITEMS} are not kept, and its pages equal a cold render`, async () => {
+    const big = [{ friendlyName: 'Big', calls: RUN_MAX_ITEMS + 1, recordings: 0 }];
+    const em = makeEmulator({ accounts: big });
+    const a = em.world.accounts()[0]!;
+    // Overlapping pages, each asked twice: what the item cache would keep, were it used.
+    const paths = [5, 7, 5, 7].map((size) => `${callsPath(a.profile.sid)}?PageSize=${size}&Page=1`);
+    const served = await bodies(
+      em,
+      paths.map((path) => ({ path, token: a.profile.token })),
+    );
+    expect(em.app.cache.items.size).toBe(0);
+    const cold = makeEmulator({ accounts: big, cache: { itemBytes: 0, responseBytes: 0 } });
+    expect(served).toEqual(
+      await bodies(
+        cold,
+        paths.map((path) => ({ path, token: a.profile.token })),
+      ),
+    );
+  });
+
   test('a run larger than its budget is built once in a version, not on every other ask', async () => {
     const em = makeEmulator({ accounts, cache: { runBytes: 1_000 } });
     const a = em.world.accounts()[0]!;
