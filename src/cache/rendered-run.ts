@@ -13,10 +13,15 @@ export interface RenderedRun {
 
 /**
  * `head`, the items with `between` between them, and `tail`, encoded as UTF-8 into one buffer
- * of the exact size; with `ends`, the byte after each item is noted there. An item whose UTF-8
- * length is its length is ASCII, and is copied as Latin-1 (a byte a character, no encoding to
- * do): joining the texts and encoding the whole string cost three times as much, most of a cold
- * page's building. `alloc` gives the buffer (a body sent once takes it from `bodies`).
+ * of the exact size; with `ends`, the byte after each item is noted there. `alloc` gives the
+ * buffer (a body sent once takes it from `bodies`).
+ *
+ * The items are joined into one string first: `join` copies each item's pieces straight into
+ * it, where writing the items one by one made V8 flatten each into a string of its own first.
+ * Seeded records are ASCII, so the joined text is then copied as Latin-1, a byte a character
+ * with nothing to encode (measured on a cold page of 50 calls: 8% less than item by item, and a
+ * third of encoding it as UTF-8). Text with any other character goes item by item
+ * (`joinedEach`), as an inserted record's name may.
  * @example joinedBytes('[', ['1', 'é'], ',', ']').toString() // '[1,é]'
  */
 export function joinedBytes(
@@ -26,6 +31,38 @@ export function joinedBytes(
   tail: string,
   ends?: Uint32Array,
   alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
+): Buffer {
+  const joined = items.join(between);
+  const size = Buffer.byteLength(joined);
+  if (size !== joined.length) return joinedEach(head, items, between, tail, ends, alloc);
+  const headBytes = Buffer.byteLength(head);
+  const body = alloc(headBytes + size + Buffer.byteLength(tail));
+  body.write(head, 0);
+  body.write(joined, headBytes, 'latin1');
+  body.write(tail, headBytes + size);
+  if (ends !== undefined) {
+    // ASCII throughout: an item's bytes are its characters.
+    let at = headBytes;
+    for (let k = 0; k < items.length; k++) {
+      at += (items[k] as string).length;
+      ends[k] = at;
+      at += between.length;
+    }
+  }
+  return body;
+}
+
+/**
+ * `joinedBytes` item by item, for text that is not all ASCII: an item whose UTF-8 length is its
+ * length is still copied as Latin-1, the others encoded.
+ */
+function joinedEach(
+  head: string,
+  items: readonly string[],
+  between: string,
+  tail: string,
+  ends: Uint32Array | undefined,
+  alloc: (bytes: number) => Buffer,
 ): Buffer {
   const lengths = new Array<number>(items.length);
   const gap = Buffer.byteLength(between);
