@@ -4,7 +4,7 @@ import { Weights } from '../random/weights';
 import type { AccountProfile, Endpoint, WorldContext } from './account';
 import type { CallbackSubscription } from './created-call';
 import { ANONYMOUS, ANONYMOUS_TEXT, partyIndex } from './parties';
-import { blockLayout, CALLS_PER_BLOCK, recordedMask } from './recording-layout';
+import { CALLS_PER_BLOCK, recordedMask } from './recording-layout';
 import { MIN_GAP_SEC, newerStartSec, startFromDraw } from './timeline';
 
 /**
@@ -152,18 +152,6 @@ export function talkOfDraw(u: number): number {
 }
 /** `talkOfDraw` by table: about 95% of draws fall in a bucket without a step (the tail has them all). */
 const TALK = new StepTable(talkOfDraw, 16384);
-
-/** How many recordings the layout puts on call `i` (0 to 3); a recorded call was answered. */
-export function recordingsOnCall(
-  account: AccountProfile,
-  i: number,
-  layout = blockLayout(account, Math.floor(i / CALLS_PER_BLOCK)),
-): number {
-  const offset = i % CALLS_PER_BLOCK;
-  let n = 0;
-  for (const x of layout) if (x === offset) n++;
-  return n;
-}
 
 /**
  * The head of a call: the first draws of its stream, which are all that a sort or a filter
