@@ -89,6 +89,81 @@ export function rfc2822Date(epochSec: number, offsetMin = 0): string {
 /** '2013-07-05T' */
 const isoDays = new DayMemo((c) => `${c.year}-${PAD2[c.month]}-${PAD2[c.day]}T`);
 
+/** A day's text as bytes, for the last day asked (see `DayMemo`). */
+class DayBytes {
+  private day = Number.NaN;
+  private bytes = Buffer.alloc(0);
+
+  constructor(private readonly memo: DayMemo) {}
+
+  of(day: number): Buffer {
+    if (day !== this.day) {
+      this.bytes = Buffer.from(this.memo.of(day), 'latin1');
+      this.day = day;
+    }
+    return this.bytes;
+  }
+}
+
+/** The two ASCII digits of 0…99 at [2n, 2n + 1]. */
+const DIGITS2 = Buffer.from(PAD2.join(''), 'latin1');
+const COLON = 0x3a;
+const rfcDayBytes = new DayBytes(rfcDays);
+const isoDayBytes = new DayBytes(isoDays);
+const UTC_ZONE = Buffer.from(' +0000', 'latin1');
+
+/** Writes `hh:mm:ss` of a second of the day at `at`; returns the end. */
+function writeClock(out: Buffer, at: number, secOfDay: number): number {
+  const h = Math.floor(secOfDay / 3600) * 2;
+  const m = Math.floor((secOfDay % 3600) / 60) * 2;
+  const s = (secOfDay % 60) * 2;
+  out[at] = DIGITS2[h] as number;
+  out[at + 1] = DIGITS2[h + 1] as number;
+  out[at + 2] = COLON;
+  out[at + 3] = DIGITS2[m] as number;
+  out[at + 4] = DIGITS2[m + 1] as number;
+  out[at + 5] = COLON;
+  out[at + 6] = DIGITS2[s] as number;
+  out[at + 7] = DIGITS2[s + 1] as number;
+  return at + 8;
+}
+
+/**
+ * `rfc2822Date(epochSec)` (UTC) written as bytes at `at`, returning the end: what a page built
+ * as bytes writes (format/call-bytes.ts), with no string made. A second that is not a whole
+ * number is written from the text.
+ * @example writeRfc2822(buf, 0, 1373062553) // 31, buf holds 'Fri, 5 Jul 2013 22:15:53 +0000'
+ */
+export function writeRfc2822(out: Buffer, at: number, epochSec: number): number {
+  if (!Number.isSafeInteger(epochSec)) return at + out.write(rfc2822Date(epochSec), at, 'latin1');
+  const day = Math.floor(epochSec / 86400);
+  const prefix = rfcDayBytes.of(day);
+  out.set(prefix, at);
+  const end = writeClock(out, at + prefix.length, epochSec - day * 86400);
+  out.set(UTC_ZONE, end);
+  return end + UTC_ZONE.length;
+}
+
+/**
+ * `isoMillis(epochMs)` written as bytes at `at`, returning the end (see `writeRfc2822`).
+ * @example writeIsoMillis(buf, 0, 1373062553000) // 24, buf holds '2013-07-05T22:15:53.000Z'
+ */
+export function writeIsoMillis(out: Buffer, at: number, epochMs: number): number {
+  if (!Number.isSafeInteger(epochMs)) return at + out.write(isoMillis(epochMs), at, 'latin1');
+  const sec = Math.floor(epochMs / 1000);
+  const ms = epochMs - sec * 1000;
+  const day = Math.floor(sec / 86400);
+  const prefix = isoDayBytes.of(day);
+  out.set(prefix, at);
+  const end = writeClock(out, at + prefix.length, sec - day * 86400);
+  out[end] = 0x2e;
+  out[end + 1] = 0x30 + Math.floor(ms / 100);
+  out[end + 2] = 0x30 + (Math.floor(ms / 10) % 10);
+  out[end + 3] = 0x30 + (ms % 10);
+  out[end + 4] = 0x5a;
+  return end + 5;
+}
+
 /**
  * ISO 8601 in UTC with milliseconds, as production's Joda `DateTime.toString()` in a UTC JVM.
  * @example isoMillis(1373062553000) // '2013-07-05T22:15:53.000Z'

@@ -1,5 +1,6 @@
 import type { ListName, ListRecords } from '../generators/lists';
-import { callJson, callXml } from './call';
+import type { ByteSink } from './byte-sink';
+import { callJson, callXml, writeCallJson } from './call';
 import type { XmlList } from './envelope';
 import { notificationJson, notificationXml } from './notification';
 import { recordingJson, recordingXml } from './recording';
@@ -14,6 +15,12 @@ export interface ListWire<R> {
   key: ListName;
   uri(accountSid: string, at: ListAt): string;
   item(record: R, accountSid: string, fileBase: string): string;
+  /**
+   * The same as `item`, written as bytes into a page being built (see `writeCallJson`): for a
+   * list whose pages are mostly built once, as a walk of a huge account's calls. Optional: a list
+   * without it is written from `item`'s text.
+   */
+  itemBytes?(record: R, accountSid: string, fileBase: string, sink: ByteSink): void;
   xml: XmlList;
   xmlItem(record: R, accountSid: string, fileBase: string): XmlField;
 }
@@ -34,6 +41,7 @@ export const LIST_WIRES: { readonly [K in ListName]: ListWire<ListRecords[K]> } 
     key: 'calls',
     uri: (accountSid, at) => listUri('calls', accountSid, at.dialect, at.mount),
     item: (c, sid) => callJson(c, sid),
+    itemBytes: (c, sid, _base, sink) => writeCallJson(c, sid, sink),
     xml: { element: 'Calls', paged: true },
     xmlItem: (c, sid) => callXml(c, sid),
   },
