@@ -1,4 +1,5 @@
 import type { Metric, Registry, RegistryContentType } from 'prom-client';
+import { pageThreads } from '../cache/page-threads';
 import { LIST_PATHS } from '../format/uris';
 import { LIST_NAMES, type ListName } from '../generators/lists';
 import type { Journal } from '../harness/journal';
@@ -220,6 +221,15 @@ export function createMetrics({ world, journal, log }: MetricsSources): Metrics 
       collect() {
         this.reset();
         this.inc(sliceCounts.slices);
+      },
+    });
+    new Counter({
+      name: 'callrec_pages_on_threads_total',
+      help: 'List pages whose calls a page thread wrote (pages of a long order asked for together, as a walk sends them).',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(pageThreads.written);
       },
     });
     new Gauge({

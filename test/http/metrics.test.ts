@@ -27,6 +27,7 @@ const NAMES = {
   callrec_order_builds_in_progress: 'gauge',
   callrec_order_builds: 'counter',
   callrec_order_build_slices: 'counter',
+  callrec_pages_on_threads: 'counter',
   callrec_world_version: 'gauge',
 };
 
