@@ -220,85 +220,64 @@ export function writeCallJson(call: CallRecord, accountSid: string, sink: ByteSi
   );
   const b = sink.buf;
   let at = sink.at;
-  b.set(OPEN, at);
-  at += OPEN.length;
+  at = put(b, at, OPEN);
   const sidAt = at;
   const sidEnd = at + b.write(sid, at, 'latin1');
-  at = sidEnd;
-  b.set(INSTANCE, at);
-  at += INSTANCE.length;
-  b.set(instance, at);
-  at += instance.length;
-  b.set(CREATED, at);
-  at = writeRfc2822(b, at + CREATED.length, call.startSec);
-  b.set(UPDATED, at);
-  at = writeRfc2822(b, at + UPDATED.length, shownUpdatedSec(call));
-  b.set(frame.account, at);
-  at += frame.account.length;
-  b.set(to, at);
-  at += to.length;
-  b.set(FROM, at);
-  at += FROM.length;
-  b.set(from, at);
-  at += from.length;
-  b.set(PHONE, at);
-  at += PHONE.length;
-  b.set(phone, at);
-  at += phone.length;
-  b.set(STATUS, at);
-  at += STATUS.length;
-  b.set(status, at);
-  at += status.length;
-  b.set(START, at);
-  at = writeIsoMillis(b, at + START.length, shownStartSec(call) * 1000);
+  at = put(b, sidEnd, INSTANCE);
+  at = put(b, at, instance);
+  at = writeRfc2822(b, put(b, at, CREATED), call.startSec);
+  at = writeRfc2822(b, put(b, at, UPDATED), shownUpdatedSec(call));
+  at = put(b, at, frame.account);
+  at = put(b, at, to);
+  at = put(b, at, FROM);
+  at = put(b, at, from);
+  at = put(b, at, PHONE);
+  at = put(b, at, phone);
+  at = put(b, at, STATUS);
+  at = put(b, at, status);
+  at = writeIsoMillis(b, put(b, at, START), shownStartSec(call) * 1000);
   if (endMs !== undefined) {
-    b.set(END, at);
-    at = writeIsoMillis(b, at + END.length, endMs);
+    at = writeIsoMillis(b, put(b, at, END), endMs);
   }
-  b.set(QUOTE_COMMA, at);
-  at += QUOTE_COMMA.length;
+  at = put(b, at, QUOTE_COMMA);
   if (duration !== undefined) {
-    b.set(DURATION, at);
-    at = writeNumber(b, at + DURATION.length, duration);
+    at = writeNumber(b, put(b, at, DURATION), duration);
     b[at++] = COMMA;
   }
-  b.set(DIRECTION, at);
-  at += DIRECTION.length;
-  b.set(direction, at);
-  at += direction.length;
+  at = put(b, at, DIRECTION);
+  at = put(b, at, direction);
   if (answered !== null) {
-    b.set(ANSWERED, at);
-    at += ANSWERED.length;
-    b.set(answered, at);
-    at += answered.length;
+    at = put(b, at, ANSWERED);
+    at = put(b, at, answered);
   }
   b[at++] = COMMA;
-  b.set(API_VERSION_BYTES, at);
-  at += API_VERSION_BYTES.length;
-  b.set(caller, at);
-  at += caller.length;
-  b.set(frame.uri, at);
-  at += frame.uri.length;
-  b.copyWithin(at, sidAt, sidEnd);
-  at += sidEnd - sidAt;
+  at = put(b, at, API_VERSION_BYTES);
+  at = put(b, at, caller);
+  at = put(b, at, frame.uri);
+  at = again(b, at, sidAt, sidEnd);
   if (ring === undefined) {
-    b.set(frame.uriEnd, at);
-    at += frame.uriEnd.length;
+    at = put(b, at, frame.uriEnd);
   } else {
-    b.set(frame.uriEndRing, at);
-    at = writeNumber(b, at + frame.uriEndRing.length, ring);
+    at = writeNumber(b, put(b, at, frame.uriEndRing), ring);
     b[at++] = COMMA;
   }
-  b.set(frame.notifications, at);
-  at += frame.notifications.length;
-  b.copyWithin(at, sidAt, sidEnd);
-  at += sidEnd - sidAt;
-  b.set(frame.recordings, at);
-  at += frame.recordings.length;
-  b.copyWithin(at, sidAt, sidEnd);
-  at += sidEnd - sidAt;
-  b.set(frame.end, at);
-  sink.at = at + frame.end.length;
+  at = put(b, at, frame.notifications);
+  at = again(b, at, sidAt, sidEnd);
+  at = put(b, at, frame.recordings);
+  at = again(b, at, sidAt, sidEnd);
+  sink.at = put(b, at, frame.end);
+}
+
+/** Copies what `b` holds at [from, to) to `at` (the sid, written once); returns the end. */
+function again(b: Buffer, at: number, from: number, to: number): number {
+  b.copyWithin(at, from, to);
+  return at + to - from;
+}
+
+/** Copies `bytes` into `b` at `at`; returns the end. */
+function put(b: Buffer, at: number, bytes: Buffer): number {
+  b.set(bytes, at);
+  return at + bytes.length;
 }
 
 /**
