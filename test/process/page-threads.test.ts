@@ -35,8 +35,8 @@ async function onThreads(): Promise<number> {
   return Number(line?.split(' ')[1]);
 }
 
-/** Many pages at once, as a walk's connections ask for them. */
-const queries = Array.from({ length: 48 }, (_, k) => {
+/** Many pages at once, as a walk's connections ask for them: more than a thread's slots, so some wait for one. */
+const queries = Array.from({ length: 80 }, (_, k) => {
   const size = [50, 10, 100, 37][k % 4] as number;
   const sort = ['', '&SortBy=From:asc', '&SortBy=Duration:desc', '&Status=completed'][Math.floor(k / 4) % 4];
   return `?PageSize=${size}&Page=${(k * 7) % 150}${sort}`;
