@@ -216,7 +216,12 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
         return;
       }
       if (cache.admits(key)) {
+        // A page is built from the state it was asked of. One that waited (an order built in
+        // slices, a page thread) while a write went by and another request emptied the cache
+        // would otherwise be kept, as it was, for a state it does not show.
+        const version = world.version;
         ex.keep = (response) => {
+          if (world.version !== version) return;
           // What the entry holds: the body, the key (two bytes a character at most), the ids the
           // walks report reads, the headers and warnings (counted, where they were not before).
           let bytes = response.body.length + 2 * key.length + 4 * (ex.walk?.ids.length ?? 0) + 256;

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { RUN_MAX_ITEMS } from '../../src/cache/render-cache';
 import * as renderedRuns from '../../src/cache/rendered-run';
+import * as callFormat from '../../src/format/call';
 import { CALL_SORT, RECORDING_SORT } from '../../src/query/sort';
 import { authGet, callsPath, makeEmulator, recordingsPath, type TestEmulator } from '../support/app';
 
@@ -123,6 +124,28 @@ describe('rendered-bytes caches', () => {
       [1, 1, 5],
       [1, 2, 5],
     ]);
+  });
+
+  test('a page built while a write went by is not kept for the state after the write', async () => {
+    const em = makeEmulator({ accounts });
+    const a = em.world.accounts()[0]!;
+    const path = `${callsPath(a.profile.sid)}?PageSize=5&SortBy=Duration`;
+    expect((await authGet(em.app, path, a.profile.token)).status).toBe(200);
+    // The second ask is admitted to the cache; while its page is written (as a page thread or an
+    // order built in slices may take, with other requests served meanwhile) the world changes.
+    const version = em.world.version;
+    const real = callFormat.callJson;
+    const write = jest.spyOn(callFormat, 'callJson').mockImplementationOnce((call, sid) => {
+      em.world.setClock(em.world.nowMs + 60_000);
+      return real(call, sid);
+    });
+    try {
+      expect((await authGet(em.app, path, a.profile.token)).status).toBe(200);
+    } finally {
+      write.mockRestore();
+    }
+    expect(em.world.version).toBeGreaterThan(version);
+    expect(em.app.cache.responses.size).toBe(0);
   });
 
   test('requests that differ only in credentials are cached apart', async () => {
