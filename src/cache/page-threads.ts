@@ -121,8 +121,10 @@ class PageThreads {
         seq: ++this.seq,
         source,
         settle: (page, done) => {
-          if (expected !== null && done !== null && done.bytes >= 0) {
-            if (done.firstSid === expected) this.checked.set(key, true);
+          if (expected !== null) {
+            // Unanswered, the check is asked again by the profile's next page.
+            if (done === null || done.bytes < 0) this.checked.delete(key);
+            else if (done.firstSid === expected) this.checked.set(key, true);
             else this.fail(`a thread made ${done.firstSid} where this one made ${expected}`);
           }
           if (page !== null) this.written++;

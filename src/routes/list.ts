@@ -78,16 +78,17 @@ function framed(head: string, items: Buffer, tail: string, alloc: (bytes: number
 }
 
 /**
- * What a page thread needs to write a page of one account's calls, or null when any of them is
- * not seeded: an insert or an arrival lives in this thread alone.
+ * What a page thread needs to write a page of one account's calls, from the ids the walk notes
+ * (`walkPage`, made once), or null when any of them is not seeded: an insert or an arrival lives
+ * in this thread alone.
  */
-function threadSource<R>(account: Account, order: Page<R>['order'], window: PageWindow): PageSource | null {
-  const ids = new Uint32Array(window.count);
-  for (let k = 0; k < window.count; k++) {
-    const id = order.item(window.offset + k).id;
-    if (id >= INSERT_BASE) return null;
-    ids[k] = id;
-  }
+function threadSource<R>(
+  account: Account,
+  order: Page<R>['order'],
+  window: PageWindow,
+  ids: Uint32Array,
+): PageSource | null {
+  for (let k = 0; k < ids.length; k++) if ((ids[k] as number) >= INSERT_BASE) return null;
   const { seed, clockMs } = account.context;
   return {
     seed,
@@ -399,10 +400,11 @@ export async function serveList<C extends string, R extends { sid: string }>(
   // item shown once, and looking each up first cost a walk of ten million calls 8% (measured).
   const keep = format === 'json' && order.length <= RUN_MAX_ITEMS;
   const itemBytes = format === 'json' && !keep ? resource.wire.itemBytes : undefined;
-  if (itemBytes !== undefined && order.key !== null && resource.name === 'calls') {
+  if (itemBytes !== undefined && walk !== null && resource.name === 'calls') {
     // A page of one account's seeded calls can be written by a page thread while this one
     // serves (see cache/page-threads.ts); null: write it here.
-    const threaded = pageThreads.offer(window.count, () => threadSource(account, order, window));
+    const ids = walk.ids;
+    const threaded = pageThreads.offer(window.count, () => threadSource(account, order, window, ids));
     const done = threaded === null ? null : await threaded;
     if (done !== null) {
       sendBuilt(res, format, (alloc) => framed(head, done.bytes, tail, alloc), warnings, exchange.keep);
