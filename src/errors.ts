@@ -287,6 +287,12 @@ export const messages = {
   // The write log (one process, --workers, --redis): a write that cannot be ordered changes nothing.
   logUnavailable: (where: string, why: string) =>
     `The write was not applied: the write log (${where}) cannot be reached (${why}); reads go on, send the write again once it is back`,
+  logOutcomeUnknown: (where: string, why: string) =>
+    `The write was sent to the write log (${where}) and no answer came (${why}): it may yet be applied. Check before sending it again (GET what it writes, or the journal)`,
+  logEntryUnusable: (where: string, version: number, problem: string) =>
+    `Entry ${version} of the write log (${where}) cannot be applied: ${problem}. This replica stopped applying the log there; remove the entry's writer and start the fleet on a new log`,
+  logHalted: (reason: string) => `The write was not applied: this replica stopped applying the write log. ${reason}`,
+  logNoRoute: (route: string) => `The write log names no write ${JSON.stringify(route)} of this build`,
   logDiverged: (where: string, has: number, applied: number) =>
     `The write was not applied: the write log (${where}) holds ${has} entries but this replica applied ${applied} (the log was lost or emptied); restart every replica on a new log`,
   versionNotReached: (wanted: number, applied: number, waitedMs: number) =>

@@ -61,6 +61,21 @@ export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}):
       : fleet.clusterWorker === true
         ? await workerTransport(replica)
         : localTransport();
+  try {
+    return await serveOn(config, inputs, replica, transport);
+  } catch (err) {
+    // A start that fails after Redis was reached must not leave its connections holding the process.
+    await transport.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function serveOn(
+  config: Readonly<Config>,
+  inputs: ReturnType<typeof loadInputs>,
+  replica: string,
+  transport: LogTransport,
+): Promise<RunningEmulator> {
   let log: EmulatorApp['log'] | undefined;
   let world: World;
   try {
@@ -122,13 +137,19 @@ export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}):
     callbacksInBackground: config.callbacksInBackground,
   });
   log = app.log;
+  app.log.onHalt = (reason) => process.stderr.write(`callrec-emulator: ${reason}\n`);
   // A replica answers once it has applied the log as it found it: requests that come sooner wait.
   let caughtUp = false;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (caughtUp) app(req, res);
     else void app.log.ready.then(() => app(req, res));
   });
-  await app.log.ready;
+  try {
+    await app.log.ready;
+  } catch (err) {
+    server.close();
+    throw err;
+  }
   caughtUp = true;
   // Express loads when a request first needs it, or once the first answer has gone: a client's
   // first page is served by the list lane without waiting for it, and the rest soon after. A

@@ -75,12 +75,14 @@ export function adminRequestOf(
  * What a handler answers: JSON with a status, or bytes of a type. `settle`: work the answer waits
  * for after the write is applied (a clock move's callbacks), outside the write log's turn.
  */
-export type AdminReply = (
-  | { status: 200 | 201; json: unknown }
-  | { status: 200; bytes: Buffer; type: string; headers?: Readonly<Record<string, string>> }
-  /** A large JSON body, made a chunk at a time as the socket takes it (see writeChunks). */
-  | { status: 200 | 201; chunks: Iterator<string> }
-) & { settle?: Promise<void> };
+export type AdminReply =
+  /** 503: the health check of a replica that stopped applying the write log (containers read the status). */
+  (
+    | { status: 200 | 201 | 503; json: unknown }
+    | { status: 200; bytes: Buffer; type: string; headers?: Readonly<Record<string, string>> }
+    /** A large JSON body, made a chunk at a time as the socket takes it (see writeChunks). */
+    | { status: 200 | 201; chunks: Iterator<string> }
+  ) & { settle?: Promise<void> };
 
 /** A handler answers at once, or (long work, done in slices) later. */
 export type AdminHandler = (ctx: AdminContext, req: AdminRequest) => AdminReply | Promise<AdminReply>;

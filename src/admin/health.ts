@@ -4,7 +4,7 @@ import { isoMillis } from '../format/dates';
 import { withAliases } from '../format/openapi';
 import { VERSION } from '../version';
 import { hazardsView } from './accounts';
-import { type AdminHandler, ok } from './context';
+import type { AdminHandler } from './context';
 
 /**
  * The served OpenAPI document: the one kept in the repository (each API operation once) with
@@ -21,8 +21,21 @@ export function servedOpenApi(): Buffer {
 /** `GET /__admin/health`: open even behind an admin token, for container health checks. */
 export const health: AdminHandler = (ctx) => {
   const accounts = ctx.world.accounts();
-  return ok({
-    status: 'ok',
+  const halted = ctx.log.halted;
+  return {
+    // A replica that stopped applying the log answers stale: a container check must see it.
+    status: halted === null ? 200 : 503,
+    json: healthView(ctx, accounts, halted),
+  };
+};
+
+function healthView(
+  ctx: Parameters<AdminHandler>[0],
+  accounts: ReturnType<typeof ctx.world.accounts>,
+  halted: string | null,
+) {
+  return {
+    status: halted === null ? 'ok' : 'failing',
     version: VERSION,
     seed: ctx.world.seed,
     clock: isoMillis(ctx.world.nowMs),
@@ -37,13 +50,13 @@ export const health: AdminHandler = (ctx) => {
     strict: ctx.strict,
     // Which process answered, and how far it has applied the write log (replicas agree once equal).
     replica: ctx.log.replica,
-    log: { version: ctx.log.version, where: ctx.log.transport.where, up: ctx.log.up },
+    log: { version: ctx.log.version, where: ctx.log.transport.where, up: ctx.log.up, halted },
     // The accounts with production's hazards on, or restarts made: a run that passes here with
     // hazards says so.
     hazards: accounts
       .filter((a) => a.spec.hazards !== undefined || a.sweeps.length > 0)
       .map((a) => ({ account: a.profile.sid, ...hazardsView(a) })),
-  });
-};
+  };
+}
 
 export const openapi: AdminHandler = () => ({ status: 200, bytes: servedOpenApi(), type: 'application/json' });

@@ -1,4 +1,4 @@
-import { ApiError, messages } from '../errors';
+import { ApiError, messages, ValidationError } from '../errors';
 import type { Tally } from '../harness/tally';
 import { type AdminContext, type AdminHandler, type AdminReply, adminRequestOf, endAccount, ok } from './context';
 
@@ -42,10 +42,10 @@ export interface LogTransport {
   /** For messages: `this process`, `the primary process`, `Redis at redis://…`. */
   readonly where: string;
   /**
-   * Hands every entry, in order and once, to `deliver`, from the log's first (or the first
-   * after a snapshot) on; resolves once everything the log held when it was called is handed.
+   * Hands every entry, in order and once, to `deliver`, as read (the write log checks its
+   * shape); resolves once everything the log held when it was called is handed.
    */
-  open(deliver: (version: number, entry: LogEntry) => void): Promise<void>;
+  open(deliver: (version: number, entry: unknown) => void): Promise<void>;
   /** Orders an entry (it comes back through `deliver`); rejects when the log cannot be reached. */
   append(entry: LogEntry): Promise<void>;
   /** The newest version the log holds, as far as this process can tell (for the lag). */
@@ -91,6 +91,43 @@ export class LogDiverged extends Error {
   }
 }
 
+/**
+ * An append whose fate is not known: it was sent, and no answer came before the transport gave
+ * up finding out. The write may yet be applied, so its answer must not say "send it again".
+ */
+export class OutcomeUnknown extends Error {}
+
+/**
+ * What an entry's text or message must be for a replica to apply it, or why it is not: a log
+ * written by hand, by another build, or cut short is refused here, never half applied.
+ * @example entryProblem(null) // 'it is null, not an object'
+ * @example entryProblem({ kind: 'expire', sid: 'AC…', serial: 1, id: 'h:1#2', wallMs: 0 }) // null
+ */
+export function entryProblem(entry: unknown): string | null {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    return `it is ${entry === null ? 'null' : Array.isArray(entry) ? 'an array' : typeof entry}, not an object`;
+  const e = entry as Record<string, unknown>;
+  const text = (k: string) => (typeof e[k] === 'string' ? null : `its ${k} is not a string`);
+  const num = (k: string) => (typeof e[k] === 'number' && Number.isFinite(e[k]) ? null : `its ${k} is not a number`);
+  const checks =
+    e['kind'] === 'admin'
+      ? [
+          text('route'),
+          text('query'),
+          text('id'),
+          num('wallMs'),
+          typeof e['params'] === 'object' &&
+          e['params'] !== null &&
+          Object.values(e['params'] as object).every((v) => typeof v === 'string')
+            ? null
+            : 'its params are not an object of strings',
+        ]
+      : e['kind'] === 'expire'
+        ? [text('sid'), num('serial'), text('id'), num('wallMs')]
+        : [`its kind ${JSON.stringify(e['kind'])} is neither "admin" nor "expire"`];
+  return checks.find((c) => c !== null) ?? null;
+}
+
 type Outcome = { reply: AdminReply } | { error: unknown };
 
 /**
@@ -116,6 +153,11 @@ export function localTransport(): LogTransport {
   };
 }
 
+/** What a transport hands on in place of an entry it could not read (its text is not JSON). */
+export class BadEntry {
+  constructor(readonly reason: string) {}
+}
+
 /** A reason for a message, from whatever a transport threw. */
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -138,6 +180,13 @@ export class WriteLog {
   private ctx: AdminContext | null = null;
   /** A version was skipped: the log lost entries this replica never saw. */
   private gap: number | null = null;
+  /**
+   * Why this replica stopped applying the log (an entry it cannot apply), or null. It stops
+   * rather than skip: the entry was meant to change the world, and guessing how would diverge.
+   */
+  halted: string | null = null;
+  /** Told once, when the replica halts: the app logs it. */
+  onHalt: (reason: string) => void = () => undefined;
   /** The wall time of the entry being applied, else null (see AdminWrite.wallMs). */
   applyingWallMs: number | null = null;
   /** Whether the entry being applied was taken by this process (only its taker sets its timers). */
@@ -155,7 +204,13 @@ export class WriteLog {
   /** Starts applying the log to `ctx`'s world. */
   open(ctx: AdminContext): void {
     this.ctx = ctx;
-    this.ready = this.transport.open((version, entry) => this.deliver(version, entry)).then(() => this.idle());
+    this.ready = this.transport
+      .open((version, entry) => this.deliver(version, entry))
+      .then(() => this.idle())
+      .then(() => {
+        // A replica that cannot apply what the log holds must not start: it would answer stale.
+        if (this.halted !== null) throw new ValidationError('', this.halted);
+      });
   }
 
   /** The version this replica has applied: how many writes its world holds. */
@@ -196,13 +251,22 @@ export class WriteLog {
   }
 
   private async submit(entry: LogEntry): Promise<{ version: number; reply: AdminReply }> {
+    if (this.halted !== null) throw new ApiError(503, messages.logHalted(this.halted));
     if (this.gap !== null) throw new ApiError(503, messages.logDiverged(this.transport.where, this.gap, this.applied));
     const outcome = new Promise<{ version: number; reply: AdminReply }>((resolve, reject) => {
       this.mine.set(entry.id, (version, o) => ('error' in o ? reject(o.error) : resolve({ version, reply: o.reply })));
     });
+    // The entry can come back through the log (another connection) before the append's own
+    // answer: a refusal would then be a rejection nobody listens to yet, which ends the process.
+    outcome.catch(() => undefined);
     try {
       await this.transport.append(entry);
     } catch (err) {
+      if (err instanceof OutcomeUnknown) {
+        // It may yet be applied: while this replica lives, a late arrival still answers nobody.
+        this.mine.delete(entry.id);
+        throw new ApiError(503, messages.logOutcomeUnknown(this.transport.where, reasonOf(err)));
+      }
       this.mine.delete(entry.id);
       if (err instanceof LogDiverged) {
         this.gap = err.has;
@@ -232,19 +296,34 @@ export class WriteLog {
     });
   }
 
-  private deliver(version: number, entry: LogEntry): void {
+  private deliver(version: number, entry: unknown): void {
     const expected = this.received + 1;
     // Seen already (a reader that went back after a reconnect): applying twice would be a new write.
-    if (version < expected) return;
+    if (version < expected || this.halted !== null) return;
     if (version > expected) {
       this.gap = version - 1;
       return;
     }
+    const problem = entry instanceof BadEntry ? entry.reason : entryProblem(entry);
+    if (problem !== null) {
+      this.halt(messages.logEntryUnusable(this.transport.where, version, problem));
+      return;
+    }
     this.received = version;
-    this.queue.push([version, entry]);
+    this.queue.push([version, entry as LogEntry]);
     this.draining ??= this.drain().finally(() => {
       this.draining = null;
     });
+  }
+
+  private halt(reason: string): void {
+    this.halted = reason;
+    // Writes waiting for their turn behind the entry will never have it.
+    for (const [id, taker] of this.mine) {
+      this.mine.delete(id);
+      taker(this.applied, { error: new ApiError(503, messages.logHalted(reason)) });
+    }
+    this.onHalt(reason);
   }
 
   /** Resolves once nothing handed over is left to apply. */
@@ -288,8 +367,9 @@ export class WriteLog {
       return ok({ status: 'expired', sid: entry.sid });
     }
     const handler = this.handlers.get(entry.route);
-    // Every replica runs the same build (the log's genesis checks it), so this names a bug.
-    if (handler === undefined) throw new Error(`the write log names no route ${entry.route}`);
+    // Every replica runs the same build (the log's genesis checks it): an unknown route was
+    // written by something else, and is refused alike everywhere.
+    if (handler === undefined) throw new ApiError(400, messages.logNoRoute(entry.route));
     return handler(ctx, adminRequestOf(entry.params, entry.query, 'body' in entry ? { value: entry.body } : undefined));
   }
 }

@@ -39,6 +39,9 @@ export function genesisOf(
       maxPageSize: config.maxPageSize,
       strict: config.strict,
       serverZone: config.serverZone,
+      // A create is read again where it is applied, StatusCallback host check included: a
+      // replica allowing other hosts would keep a call another refuses.
+      callbackHosts: [...new Set(config.callbackHosts.map((h) => h.toLowerCase()))].sort(),
     },
     wallMs,
   };

@@ -1,32 +1,57 @@
 import Redis, { type RedisOptions } from 'ioredis';
 import {
+  BadEntry,
   type FleetLink,
   GATHER_WAIT_MS,
   type Gathered,
   type GatherKind,
   LogDiverged,
-  type LogEntry,
   type LogTransport,
+  OutcomeUnknown,
 } from '../admin/write-log';
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import type { TallyReply, TallyState } from '../harness/tally';
 import { type Genesis, genesisConflict } from './genesis';
 
 /** The keys beside each other in the Redis database the URL names. */
-const KEYS = { log: 'callrec:log', version: 'callrec:version', genesis: 'callrec:genesis' } as const;
+const KEYS = {
+  log: 'callrec:log',
+  version: 'callrec:version',
+  genesis: 'callrec:genesis',
+  ids: 'callrec:ids',
+} as const;
 
 /**
  * Appends an entry as the next version, atomically: the counter and the stream move together,
  * and an entry's stream id is its version (`v-1`), so a reader knows the version of what it
  * reads. ARGV[2] is the newest version the appending replica has seen: a log that holds fewer
- * (Redis lost it, or it was emptied) takes nothing, and the replica says so.
+ * (Redis lost it, or it was emptied) takes nothing, and the replica says so. Each entry's id is
+ * noted with its version (KEYS[3]): an id already there (appended, or fenced off: 0) is not
+ * appended again, which is what lets a replica find out what became of an append that timed out.
  */
 const APPEND = `
+local prior = redis.call('ZSCORE', KEYS[3], ARGV[3])
+if prior then return tonumber(prior) end
 local head = tonumber(redis.call('GET', KEYS[2]) or '0')
 if head < tonumber(ARGV[2]) then return -1 - head end
 local v = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], v .. '-1', 'e', ARGV[1])
+redis.call('ZADD', KEYS[3], v, ARGV[3])
 return v`;
+
+/**
+ * What became of an append whose answer never came: its version if it was appended, else 0,
+ * and then it never will be (the id is fenced off, so the append, if it is still on its way to
+ * Redis, finds it taken). A script on the same connection runs after anything sent before it.
+ */
+const FENCE = `
+local prior = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if prior then return tonumber(prior) end
+redis.call('ZADD', KEYS[1], 0, ARGV[1])
+return 0`;
+
+/** How long a replica keeps asking what became of an append that timed out before saying it cannot tell. */
+const OUTCOME_WAIT_MS = 30_000;
 
 /**
  * One step on a fault's counters (`harness/tally.ts`'s `stepTally`, the same rule in Lua), in one
@@ -86,6 +111,19 @@ function shown(url: string): string {
 }
 
 type StreamReply = [string, [string, string[]][]][] | null;
+
+/** A stream entry's fields as the log's entry, or what is wrong with its text (the write log checks the rest). */
+function parsed(fields: string[]): unknown {
+  if (fields[0] !== 'e' || fields[1] === undefined)
+    return new BadEntry(`its fields are ${JSON.stringify(fields)}, not "e" and the entry`);
+  try {
+    return JSON.parse(fields[1]);
+  } catch (err) {
+    return new BadEntry(
+      `its text is not JSON (${err instanceof Error ? err.message : String(err)}): ${JSON.stringify(fields[1].slice(0, 80))}`,
+    );
+  }
+}
 
 /**
  * The write log as a Redis stream, for replicas on many hosts (or many on one): Redis orders
@@ -226,7 +264,7 @@ export async function redisTransport(
   let after = '0-0';
 
   /** Reads one batch after `after`, handing each entry on; how many it read. */
-  const readBatch = async (deliver: (version: number, entry: LogEntry) => void, block: boolean) => {
+  const readBatch = async (deliver: (version: number, entry: unknown) => void, block: boolean) => {
     const args: (string | number)[] = ['COUNT', BATCH];
     if (block) args.push('BLOCK', 1000);
     const reply = (await reader.call('XREAD', ...args, 'STREAMS', KEYS.log, after)) as StreamReply;
@@ -235,9 +273,25 @@ export async function redisTransport(
       after = id;
       const version = Number(id.slice(0, id.indexOf('-')));
       seen = Math.max(seen, version);
-      deliver(version, JSON.parse(fields[1] ?? 'null') as LogEntry);
+      deliver(version, parsed(fields));
     }
     return entries.length;
+  };
+
+  /** Asks until Redis answers what became of the append `id`: its version, or 0 (never applied). */
+  const settleUnknown = async (id: string, first: unknown): Promise<number> => {
+    let why = first instanceof Error ? first.message : String(first);
+    const deadline = performance.now() + OUTCOME_WAIT_MS;
+    while (performance.now() < deadline && !closed) {
+      await new Promise((r) => setTimeout(r, RETRY_MS));
+      if (cmd.status !== 'ready') continue;
+      try {
+        return Number(await cmd.eval(FENCE, 1, KEYS.ids, id));
+      } catch (err) {
+        why = err instanceof Error ? err.message : String(err);
+      }
+    }
+    throw new OutcomeUnknown(why);
   };
 
   return {
@@ -262,9 +316,17 @@ export async function redisTransport(
       })();
     },
     async append(entry) {
+      // Not sent: certainly not applied.
       if (cmd.status !== 'ready') throw new Error(lastError);
-      const v = Number(await cmd.eval(APPEND, 2, KEYS.log, KEYS.version, JSON.stringify(entry), seen));
+      let v: number;
+      try {
+        v = Number(await cmd.eval(APPEND, 3, KEYS.log, KEYS.version, KEYS.ids, JSON.stringify(entry), seen, entry.id));
+      } catch (err) {
+        // Sent, and no answer (a timeout, a connection lost): find out, and answer only the truth.
+        v = await settleUnknown(entry.id, err);
+      }
       if (v < 0) throw new LogDiverged(-1 - v);
+      if (v === 0) throw new Error('the append was fenced off before it reached the log');
     },
     async head() {
       return Math.max(seen, Number((await cmd.get(KEYS.version)) ?? 0));

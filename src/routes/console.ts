@@ -1,5 +1,7 @@
+import { realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express from 'express';
+import { join, sep } from 'node:path';
+import express, { type RequestHandler } from 'express';
 import { messages } from '../errors';
 import { CONSOLE_MOUNT } from '../format/uris';
 
@@ -19,9 +21,30 @@ export function withConsole(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const files = express();
   files.disable('x-powered-by');
-  files.use(CONSOLE_MOUNT, express.static(dir, { index: 'index.html', redirect: true }));
+  files.use(CONSOLE_MOUNT, insideOnly(dir), express.static(dir, { index: 'index.html', redirect: true }));
   files.use((req, res) => {
     res.status(404).json({ message: messages.noConsoleFile(req.path) });
   });
   return (req, res) => (UNDER_CONSOLE.test(req.url ?? '') ? files(req, res) : next(req, res));
+}
+
+/**
+ * Refuses (404) a file whose real place is outside `dir`: express.static keeps the path inside
+ * the folder, but follows a symbolic link wherever it points, and the console is served without
+ * credentials. A path that does not exist is left to express.static's own 404.
+ */
+function insideOnly(dir: string): RequestHandler {
+  const root = realpath(dir);
+  return async (req, res, next) => {
+    let wanted: string;
+    try {
+      wanted = decodeURIComponent(req.path);
+    } catch {
+      return next();
+    }
+    const base = await root;
+    const real = await realpath(join(dir, wanted)).catch(() => null);
+    if (real === null || real === base || real.startsWith(base + sep)) return next();
+    res.status(404).json({ message: messages.noConsoleFile(CONSOLE_MOUNT + req.path) });
+  };
 }

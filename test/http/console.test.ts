@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -14,6 +14,12 @@ const dir = mkdtempSync(join(tmpdir(), 'callrec-console-'));
 writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Restcomm</title>');
 mkdirSync(join(dir, 'resources', 'js'), { recursive: true });
 writeFileSync(join(dir, 'resources', 'js', 'restcomm.js'), 'var rcMod;');
+// Links out of the folder (a file and a folder), and one that stays inside it.
+const secret = mkdtempSync(join(tmpdir(), 'callrec-secret-'));
+writeFileSync(join(secret, 'token.txt'), 'the secret');
+symlinkSync(join(secret, 'token.txt'), join(dir, 'leak.txt'));
+symlinkSync(secret, join(dir, 'outside'));
+symlinkSync(join(dir, 'resources', 'js', 'restcomm.js'), join(dir, 'alias.js'));
 
 const world = new World({
   seed: DEFAULT_SEED,
@@ -56,6 +62,16 @@ describe("--restcomm-console: Restcomm's console served from the emulator's orig
     expect(outside.status).toBeGreaterThanOrEqual(400);
     expect(outside.status).toBeLessThan(500);
     expect(outside.text).not.toContain('root:');
+  });
+
+  test('a symbolic link out of the folder is a 404, file or folder; one that stays inside is served', async () => {
+    for (const path of ['/restcomm-management/leak.txt', '/restcomm-management/outside/token.txt']) {
+      const res = await request(app).get(path);
+      expect([res.status, res.body]).toEqual([404, { message: messages.noConsoleFile(path) }]);
+      expect(res.text).not.toContain('the secret');
+    }
+    const alias = await request(app).get('/restcomm-management/alias.js');
+    expect([alias.status, alias.text]).toEqual([200, 'var rcMod;']);
   });
 
   test('the API beside it answers as ever, and the journal holds the API alone', async () => {

@@ -36,6 +36,7 @@ describe('the write log in one process', () => {
       version: 2,
       where: 'this process',
       up: true,
+      halted: null,
     });
   });
 

@@ -1,0 +1,145 @@
+import Redis from 'ioredis';
+import { messages } from '../../src/errors';
+import { runCli, type Spawned, startCli } from '../support/process';
+import { type RedisServer, redisServerPath, startRedis } from '../support/redis';
+
+const PUBLIC = ['--public-url', 'http://fleet.test', '--log-level', 'silent'];
+const MAIN = 'ACd8dd7d80798ecf306df57fed76428467';
+const MAIN_TOKEN = 'cdc0712299ed1a7f52b28c4e3f03f4bd';
+const AUTH = { Authorization: `Basic ${Buffer.from(`${MAIN_TOKEN}:`).toString('base64')}` };
+
+interface Answer {
+  status: number;
+  json: { message?: string } & Record<string, unknown>;
+  ms: number;
+}
+
+async function send(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const started = performance.now();
+  const isForm = typeof body === 'string';
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined
+        ? {}
+        : { 'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: isForm ? body : JSON.stringify(body) }),
+    signal: AbortSignal.timeout(40_000),
+  });
+  const text = await res.text();
+  return { status: res.status, json: JSON.parse(text || 'null'), ms: performance.now() - started } as Answer;
+}
+
+const alive = (s: Spawned) => s.proc.exitCode === null && s.proc.signalCode === null;
+
+const redisServer = redisServerPath();
+const withRedis = redisServer === null ? describe.skip : describe;
+
+withRedis('--redis replicas under writes they refuse, bad log entries and a paused Redis', () => {
+  let redis: RedisServer;
+  let a: Spawned;
+  let b: Spawned;
+  let r: Redis;
+  beforeAll(async () => {
+    redis = await startRedis(redisServer as string);
+    r = new Redis(redis.url, { lazyConnect: false });
+    [a, b] = await Promise.all([
+      startCli(['--redis', redis.url, ...PUBLIC]),
+      startCli(['--redis', redis.url, ...PUBLIC]),
+    ]);
+  });
+  afterAll(async () => {
+    r?.disconnect();
+    await Promise.all([a?.stop(), b?.stop()]);
+    await redis?.stop();
+  });
+
+  test('a write its handler refuses is answered with its 4xx, and the replica that took it lives on', async () => {
+    for (let i = 0; i < 3; i++) {
+      const clock = await send(a.url, 'POST', '/__admin/clock', { advance: -5 });
+      expect(clock.status).toBe(400);
+      const gone = await send(a.url, 'DELETE', '/__admin/accounts/ACnope');
+      expect(gone.status).toBe(404);
+      expect(gone.json.message).toBe(messages.noAccount('ACnope'));
+      // Any holder of an account's token can send this one.
+      const create = await send(a.url, 'POST', `/call/2012-04-24/Accounts/${MAIN}/Calls.json`, 'To=%2B15550001', AUTH);
+      expect(create.status).toBe(400);
+    }
+    await new Promise((res) => setTimeout(res, 200));
+    expect(alive(a)).toBe(true);
+    expect(a.stderr()).not.toMatch(/Unhandled|unhandled/);
+    expect((await send(a.url, 'GET', '/__admin/health')).status).toBe(200);
+  });
+
+  test('Redis pauses writes past the command timeout: a write answers what became of it, never "not applied" for one applied', async () => {
+    const before = (await send(a.url, 'GET', `/__admin/accounts/${MAIN}`)).json as { calls: number };
+    await r.call('CLIENT', 'PAUSE', '7000', 'WRITE');
+    const w = await send(a.url, 'POST', `/__admin/accounts/${MAIN}/calls`, [{}]);
+    await new Promise((res) => setTimeout(res, 500));
+    const after = (await send(b.url, 'GET', `/__admin/accounts/${MAIN}`, undefined, {})).json as { calls: number };
+    // It waited until Redis said what became of it (applied), rather than a false "send it again".
+    expect(w.status).toBe(201);
+    expect(after.calls - before.calls).toBe(1);
+    expect(w.ms).toBeGreaterThan(5000);
+  }, 60_000);
+
+  describe('an entry no replica can apply', () => {
+    test.each([
+      ['null', 'null', /it is null, not an object/],
+      ['text that is not JSON', '{"kind":"admin",', /its text is not JSON/],
+    ])(
+      '%s: every replica stops there and says why (health 503, writes 503 at once), and a new replica exits naming it',
+      async (_what, text, reason) => {
+        // As a hand or another program would add it: the next version, in the stream's own form.
+        const v = (await r.incr('callrec:version')) as number;
+        await r.xadd('callrec:log', `${v}-1`, 'e', text);
+        for (const replica of [a, b]) {
+          let health: Answer | null = null;
+          for (let i = 0; i < 50 && health?.status !== 503; i++) {
+            await new Promise((res) => setTimeout(res, 100));
+            health = await send(replica.url, 'GET', '/__admin/health');
+          }
+          const seen = health as Answer;
+          expect(seen.status).toBe(503);
+          expect(seen.json['status']).toBe('failing');
+          expect(String((seen.json['log'] as { halted: string }).halted)).toMatch(reason);
+          expect(alive(replica)).toBe(true);
+          expect(replica.stderr()).toMatch(new RegExp(`Entry ${v} of the write log`));
+          const w = await send(replica.url, 'POST', `/__admin/accounts/${MAIN}/calls`, [{}]);
+          expect(w.status).toBe(503);
+          expect(w.ms).toBeLessThan(3000);
+          expect(w.json.message).toMatch(reason);
+        }
+        const late = await runCli(['--port', '0', '--redis', redis.url, ...PUBLIC]);
+        expect(late.code).toBe(2);
+        expect(late.stderr).toMatch(reason);
+        expect(late.stderr).toContain(`Entry ${v} of the write log`);
+        expect(late.stderr).not.toMatch(/cannot listen/);
+        // Start again on a fresh log for the next case.
+        await Promise.all([a.stop(), b.stop()]);
+        await r.flushall();
+        [a, b] = await Promise.all([
+          startCli(['--redis', redis.url, ...PUBLIC]),
+          startCli(['--redis', redis.url, ...PUBLIC]),
+        ]);
+      },
+      60_000,
+    );
+  });
+
+  test('--callback-hosts is an option every replica must share: a replica allowing other hosts is refused at start', async () => {
+    const other = await runCli([
+      '--port',
+      '0',
+      '--redis',
+      redis.url,
+      '--callback-hosts',
+      'hooks.example.com',
+      ...PUBLIC,
+    ]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/callbackHosts/);
+  });
+});
