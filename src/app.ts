@@ -90,6 +90,8 @@ export interface EmulatorApp {
   log: WriteLog;
   /** With --clock-rate: moves the clock to wall time and sends the callbacks it passed (the server calls it on a timer). */
   pumpCallbacks(): void;
+  /** Aborts status callbacks under way and ends those waiting: a stopping server's last step. */
+  closeCallbacks(): void;
 }
 
 /**
@@ -191,5 +193,6 @@ export function createApp(deps: AppDeps): EmulatorApp {
     faults,
     log,
     pumpCallbacks: () => pumpCallbacks(admin),
+    closeCallbacks: () => admin.callbacks.close(),
   });
 }

@@ -67,6 +67,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`callrec-emulator: ${signal}, stopping\n`);
+    // The grace (2 s) and the closing of the log's connections, then whatever still holds the
+    // event loop (a receiver, a Redis that does not answer its QUIT) does not hold the stop.
+    setTimeout(() => process.exit(0), 5000).unref();
     void em.close().then(() => {
       process.exitCode = 0;
     });

@@ -163,10 +163,16 @@ async function serveOn(
   const close = (graceMs = 2000): Promise<void> =>
     new Promise((resolve) => {
       if (pump !== null) clearInterval(pump);
-      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      // Past the grace, requests still open (a clock move waiting on a slow receiver) are cut, and
+      // so are the callbacks they wait for: nothing a receiver does can hold a stop.
+      const timer = setTimeout(() => {
+        app.closeCallbacks();
+        server.closeAllConnections();
+      }, graceMs);
       timer.unref();
       server.close(() => {
         clearTimeout(timer);
+        app.closeCallbacks();
         void transport.close().then(resolve);
       });
       server.closeIdleConnections();

@@ -172,12 +172,55 @@ export function deliverPassed(
 ): Promise<void> | undefined {
   if (!ctx.log.applyingOwn || toMs <= fromMs) return undefined;
   const due = passedBetween(accounts, fromMs, toMs);
-  return due.length === 0 ? undefined : ctx.callbacks.deliver(due);
+  return due.length === 0 ? undefined : ctx.callbacks.deliver(due, !ctx.callbacksInBackground);
+}
+
+/** An account's created calls' callbacks (but `initiated`), faults applied, by instant: built again only after a write to its calls. */
+interface DueIndex {
+  writes: number;
+  faults: unknown;
+  due: DueDelivery[];
+}
+const dueIndexes = new WeakMap<Account['calls'], DueIndex>();
+
+/**
+ * The created calls' callbacks of `account` due in (fromMs, toMs], as `CallbackDesk.dueBetween`
+ * gives them, from an index kept by instant: the running clock asks four times a second, and
+ * scanning every created call each time cost an idle emulator with 120,000 of them half a second
+ * of CPU every ten seconds.
+ */
+function createdDueBetween(account: Account, fromMs: number, toMs: number): DueDelivery[] {
+  const table = account.calls;
+  const faults = account.spec.callbackFaults;
+  let index = dueIndexes.get(table);
+  if (index === undefined || index.writes !== table.overlayWrites || index.faults !== faults) {
+    const all = CallbackDesk.dueBetween(subscribedCalls([account]), Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+    index = { writes: table.overlayWrites, faults, due: all };
+    dueIndexes.set(table, index);
+  }
+  const { due } = index;
+  let at = firstAfter(due, fromMs);
+  const out: DueDelivery[] = [];
+  for (; at < due.length && (due[at] as DueDelivery).atMs <= toMs; at++) out.push(due[at] as DueDelivery);
+  return out;
+}
+
+/** The first position whose instant is past `ms` (the list is sorted by instant). */
+function firstAfter(due: readonly DueDelivery[], ms: number): number {
+  let lo = 0;
+  let hi = due.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((due[mid] as DueDelivery).atMs <= ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Every callback of `accounts` due in (fromMs, toMs]: created calls', then inbound traffic's, merged by instant. */
 function passedBetween(accounts: readonly Account[], fromMs: number, toMs: number): DueDelivery[] {
-  const due = CallbackDesk.dueBetween(subscribedCalls(accounts), fromMs, toMs);
+  // Accounts in their order, each by instant; the stable sort below merges them as one list would.
+  const due = accounts.flatMap((account) => createdDueBetween(account, fromMs, toMs));
   for (const account of accounts) {
     const { traffic, inboundCallbacks } = account.spec;
     if (traffic === undefined || inboundCallbacks === undefined) continue;

@@ -1,6 +1,7 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import {
   type CallbackRequest,
   callbackParams,
@@ -94,12 +95,23 @@ export interface CallbackOptions {
   bodyBytes: number;
   /** The server's zone (`--server-zone`): the Timestamp parameter's. */
   zone: string;
+  /** The name look-up (node's `dns.lookup` unless a test gives a hosts file of its own). */
+  resolve?: typeof dnsLookup;
 }
 
 /** What an entry costs besides its texts: ids, instants, fields. */
 const ENTRY_OVERHEAD = 400;
 
 const POOL = { keepAlive: true, maxSockets: 100, maxTotalSockets: 2000, timeout: 2000 };
+
+/**
+ * Deliveries under way at once, whatever a move passed: 20,000 calls' callbacks started together
+ * held 500 MB of requests waiting for sockets and stalled every other answer for seconds. It is
+ * production's pool size for one host (http-client.max-conn-per-route).
+ */
+const AT_ONCE = 100;
+/** Callbacks made due (journaled, queued) per turn of the event loop. */
+const QUEUED_PER_TURN = 2000;
 
 /** Production's Downloader follows redirects with no bound; the emulator stops a loop here. */
 const MAX_REDIRECTS = 10;
@@ -115,7 +127,49 @@ export function callbackHostAllowed(host: string, allowed: readonly string[]): b
   const h = host.toLowerCase();
   if (LOOPBACK_NAMES.has(h) || h.endsWith('.localhost')) return true;
   if (isIP(h) === 4 && h.startsWith('127.')) return true;
+  return namedHost(h, allowed);
+}
+
+/** Whether `--callback-hosts` names the host (then it may resolve anywhere: the user said so). */
+function namedHost(host: string, allowed: readonly string[]): boolean {
+  const h = host.toLowerCase();
   return allowed.some((a) => (a.startsWith('*.') ? h.endsWith(a.slice(1)) : h === a.toLowerCase()));
+}
+
+/**
+ * Whether an address is loopback (127.0.0.0/8, ::1, or IPv4-mapped 127.x).
+ * @example isLoopbackAddress('::ffff:127.0.0.1') // true
+ */
+export function isLoopbackAddress(address: string): boolean {
+  const a = address.toLowerCase();
+  return a === '::1' || (isIP(a) === 4 && a.startsWith('127.')) || a.startsWith('::ffff:127.');
+}
+
+/**
+ * A DNS look-up for a callback's connection that keeps only loopback addresses for a host taken
+ * as loopback by its name (`localhost`, `*.localhost`…): a hosts file may map such a name
+ * anywhere, and the name alone must not open a way out. A host `--callback-hosts` names goes
+ * wherever it resolves. Checked at every hop, since each connects anew.
+ */
+export function guardedLookup(allowed: readonly string[], resolve: typeof dnsLookup = dnsLookup): LookupFunction {
+  return (hostname, options, callback) => {
+    const named = namedHost(hostname, allowed);
+    resolve(hostname, { ...options, all: true }, (err, found: LookupAddress[]) => {
+      if (err !== null) return callback(err, '', 0);
+      const kept = named ? found : found.filter((f) => isLoopbackAddress(f.address));
+      const first = kept[0];
+      if (first === undefined) {
+        const shown = found.map((f) => f.address).join(', ');
+        const refused = Object.assign(new Error(`${hostname} resolves to ${shown}, not loopback: refused`), {
+          code: 'ENOTLOOPBACK',
+        });
+        return callback(refused, '', 0);
+      }
+      // With `all` the caller (autoSelectFamily) wants the list; else one address.
+      if (options.all === true) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, kept);
+      else callback(null, first.address, first.family);
+    });
+  };
 }
 
 /**
@@ -141,6 +195,17 @@ export class CallbackDesk {
   /** Each call's last delivery: the next one starts after it (one Downloader actor a call). */
   private readonly chains = new Map<string, Promise<void>>();
   private inFlight = 0;
+  /** Deliveries made due and not yet ended (queued or under way). */
+  private waitingCount = 0;
+  /** Deliveries allowed to start when a slot frees, in the order they asked. */
+  private readonly slotQueue: (() => void)[] = [];
+  private slotsTaken = 0;
+  /** Per call, deliveries still to end that a clock move's answer waits for. */
+  private readonly awaited = new Map<string, number>();
+  /** Requests under way: a close aborts them. */
+  private readonly requests = new Set<import('node:http').ClientRequest>();
+  private closed = false;
+  private readonly lookup: LookupFunction;
 
   private readonly zone: ZoneView;
   // Production's HTTP client pools keep-alive connections, 100 a host and 2000 in all by default
@@ -154,6 +219,7 @@ export class CallbackDesk {
 
   constructor(readonly options: CallbackOptions) {
     this.zone = { name: options.zone, offsetMs: (ms) => offsetAt(options.zone, ms) };
+    this.lookup = guardedLookup(options.hosts, options.resolve);
   }
 
   /**
@@ -186,28 +252,82 @@ export class CallbackDesk {
   }
 
   /**
-   * Sends the callbacks, each after its call's previous one; resolves once every one has an
-   * outcome (answered, refused, failed or timed out: none is retried, as in production).
+   * Sends the callbacks, each after its call's previous one, at most AT_ONCE under way; resolves
+   * once every one has an outcome (answered, refused, failed or timed out: none is retried, as in
+   * production). They are journaled in their order a slice at a time, so a move that passes many
+   * leaves the server answering meanwhile.
+   *
+   * `awaited`: a clock move's answer waits for the promise. It then leaves out the callbacks of a
+   * call whose callback of an earlier move, still unanswered, is under way: a receiver that moves
+   * the clock as it answers that callback would otherwise wait on itself. Those follow in order.
    */
-  deliver(due: readonly DueDelivery[]): Promise<void> {
+  async deliver(due: readonly DueDelivery[], awaited = false): Promise<void> {
     const done: Promise<void>[] = [];
-    for (const d of due) {
+    const mine = new Set<string>();
+    const behind = new Set<string>();
+    for (let i = 0; i < due.length; i++) {
+      if (i > 0 && i % QUEUED_PER_TURN === 0) await new Promise((r) => setImmediate(r));
+      const d = due[i] as DueDelivery;
+      const sid = d.call.sid;
       const entry = this.record(d);
-      const previous = this.chains.get(d.call.sid) ?? Promise.resolve();
-      const next = previous.then(() => this.send(entry, d));
-      this.chains.set(d.call.sid, next);
-      done.push(
-        next.finally(() => {
-          if (this.chains.get(d.call.sid) === next) this.chains.delete(d.call.sid);
-        }),
-      );
+      // Decided at the call's first callback of this batch; the rest of its callbacks follow it.
+      if (awaited && !mine.has(sid) && (this.awaited.get(sid) ?? 0) > 0) behind.add(sid);
+      const behindAnother = behind.has(sid);
+      if (awaited) {
+        mine.add(sid);
+        this.awaited.set(sid, (this.awaited.get(sid) ?? 0) + 1);
+      }
+      this.waitingCount++;
+      const previous = this.chains.get(sid) ?? Promise.resolve();
+      const next = previous.then(() => this.sendInTurn(entry, d));
+      this.chains.set(sid, next);
+      const ended = next.finally(() => {
+        this.waitingCount--;
+        if (this.chains.get(sid) === next) this.chains.delete(sid);
+        if (awaited) {
+          const left = (this.awaited.get(sid) ?? 1) - 1;
+          if (left === 0) this.awaited.delete(sid);
+          else this.awaited.set(sid, left);
+        }
+      });
+      if (!behindAnother) done.push(ended);
     }
-    return Promise.all(done).then(() => undefined);
+    await Promise.all(done);
   }
 
-  /** Deliveries started and not yet ended. */
+  /** Deliveries made due and not yet ended: under way, or waiting for their turn. */
   get pending(): number {
+    return this.waitingCount;
+  }
+
+  /** Deliveries under way now (at most AT_ONCE). */
+  get sending(): number {
     return this.inFlight;
+  }
+
+  /**
+   * Ends every delivery: those under way are aborted and those waiting end unsent, each journaled
+   * so. A stopping server calls it, so that no receiver (one that drips its answer) holds the
+   * process.
+   */
+  close(): void {
+    this.closed = true;
+    for (const req of this.requests) req.destroy(new Error('the emulator is stopping'));
+    for (const wake of this.slotQueue.splice(0)) wake();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  /** Sends once a slot is free, and frees it after. */
+  private async sendInTurn(entry: CallbackEntry, d: DueDelivery): Promise<void> {
+    if (this.slotsTaken >= AT_ONCE) await new Promise<void>((wake) => this.slotQueue.push(wake));
+    this.slotsTaken++;
+    try {
+      await this.send(entry, d);
+    } finally {
+      this.slotsTaken--;
+      this.slotQueue.shift()?.();
+    }
   }
 
   /** The journal, oldest first, optionally for one account or call. */
@@ -290,7 +410,12 @@ export class CallbackDesk {
     this.inFlight++;
     // Timing is reported, never used: it shapes no data.
     const started = performance.now();
+    const deadlineAt = started + this.options.timeoutMs;
     try {
+      if (this.closed) {
+        entry.error = 'not sent: the emulator stopped first';
+        return;
+      }
       if (d.fault === 'drop') {
         entry.error = 'dropped: a seeded fault of the account (callback_faults.drop); nothing was sent';
         return;
@@ -315,7 +440,7 @@ export class CallbackDesk {
           entry.error = `host ${target.hostname} refused: callbacks go to loopback and to the hosts named by --callback-hosts`;
           return;
         }
-        const outcome = await this.fetch(req);
+        const outcome = await this.fetch(req, deadlineAt);
         if ('error' in outcome) {
           entry.error = outcome.error;
           return;
@@ -340,8 +465,15 @@ export class CallbackDesk {
     }
   }
 
-  /** One request and its answer; a redirect's Location separately. */
-  private fetch(req: CallbackRequest): Promise<{ response: DeliveryOutcome; location?: string } | { error: string }> {
+  /**
+   * One request and its answer; a redirect's Location separately. `timeoutMs` bounds each wait
+   * for a byte (production's response timeout) and `deadlineAt` the whole delivery, redirects
+   * included: a receiver that drips a byte every half second cannot hold it for ever.
+   */
+  private fetch(
+    req: CallbackRequest,
+    deadlineAt: number,
+  ): Promise<{ response: DeliveryOutcome; location?: string } | { error: string }> {
     const { timeoutMs, bodyBytes } = this.options;
     return new Promise((resolve) => {
       const url = new URL(req.url);
@@ -355,9 +487,13 @@ export class CallbackDesk {
       const finish = (value: { response: DeliveryOutcome; location?: string } | { error: string }) => {
         if (settled) return;
         settled = true;
+        clearTimeout(deadline);
+        this.requests.delete(out);
         resolve(value);
       };
-      const out = send(url, { method: req.method, headers, timeout: timeoutMs, agent }, (res) => {
+      let began = false;
+      const out = send(url, { method: req.method, headers, timeout: timeoutMs, agent, lookup: this.lookup }, (res) => {
+        began = true;
         const chunks: Buffer[] = [];
         let kept = 0;
         let truncated = false;
@@ -384,6 +520,19 @@ export class CallbackDesk {
         finish({ error: `no answer within ${timeoutMs} ms (production's http-client.response-timeout)` });
       });
       out.on('error', (err: NodeJS.ErrnoException) => finish({ error: `${err.code ?? 'error'}: ${err.message}` }));
+      this.requests.add(out);
+      const deadline = setTimeout(
+        () => {
+          out.destroy();
+          // Nothing at all is the idle timeout's case, said as it says it; a slow trickle is the deadline's.
+          finish({
+            error: began
+              ? `no whole answer within ${timeoutMs} ms (the delivery's deadline, redirects included)`
+              : `no answer within ${timeoutMs} ms (production's http-client.response-timeout)`,
+          });
+        },
+        Math.max(0, deadlineAt - performance.now()),
+      );
       out.end(req.method === 'POST' ? body : undefined);
     });
   }

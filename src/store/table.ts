@@ -101,6 +101,8 @@ export interface TableView<R, C extends string, F = R> {
   deletedIndexes(): number[];
   /** Inserted records, in insert order. */
   insertedRecords(): R[];
+  /** Counts changes to the inserted and deleted records alone (a clock move is none): what an index of them keys on. */
+  readonly overlayWrites: number;
   /**
    * Whether `sid` names a record this list has or had: a live one, a seeded or arrived one since
    * deleted, or an inserted one since deleted. A sandbox shares such sids with its parent.
@@ -276,6 +278,7 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
     if ((this.arrivals !== null || this.clockRecords > 0) && this.world.nowMs !== this.clockSeen) {
       this.clockSeen = this.world.nowMs;
       this.dropOrders();
+      this.overlayCount--;
     }
   }
 
@@ -480,6 +483,8 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
 
   private dropOrders(): void {
     this.writeCount++;
+    // Every change of the overlay passes here; a clock move (sync) takes it back off below.
+    this.overlayCount++;
     this.overlayOrders.clear();
     this.filtered.clear();
   }
@@ -487,6 +492,12 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
   get writes(): number {
     this.sync();
     return this.writeCount;
+  }
+
+  private overlayCount = 0;
+
+  get overlayWrites(): number {
+    return this.overlayCount;
   }
 
   order(sort: StoreSort<C | Created> | null): Order {

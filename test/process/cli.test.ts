@@ -180,6 +180,42 @@ describe('the built server', () => {
     expect(em.stdout()).toContain(`${signal}, stopping`);
   });
 
+  test('SIGTERM stops it while a clock move waits on a receiver that drips its answer for ever', async () => {
+    const { receiver } = await import('../support/receiver');
+    const rx = await receiver((_req, res) => {
+      res.writeHead(200);
+      const drip = setInterval(() => res.write('.'), 200);
+      res.on('close', () => clearInterval(drip));
+    });
+    try {
+      const em = await startCli(['--callback-timeout-ms', '600000', '--log-level', 'silent']);
+      const [a] = await adminAccounts(em.url);
+      const auth = { Authorization: `Basic ${Buffer.from(`${a?.token}:`).toString('base64')}` };
+      const created = await fetch(`${em.url}/call/2012-04-24/Accounts/${a?.sid}/Calls.json`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          From: '+1555',
+          To: '+1556',
+          Url: 'http://127.0.0.1:1/x',
+          StatusCallback: `${rx.url}/s`,
+        }),
+      });
+      expect(created.status).toBe(200);
+      const moving = fetch(`${em.url}/__admin/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance: 'PT1H' }),
+      }).catch(() => null);
+      await new Promise((r) => setTimeout(r, 300));
+      // Exit code 0: it stopped by itself, not by the helper's SIGKILL five seconds on.
+      expect(await em.stop('SIGTERM')).toBe(0);
+      await moving;
+    } finally {
+      await rx.close();
+    }
+  });
+
   test('listening beyond loopback without --admin-token prints a warning', async () => {
     const em = await startCli(['--host', '0.0.0.0']);
     try {

@@ -495,3 +495,56 @@ describe('orders built while writes land', () => {
     }
   });
 });
+
+/**
+ * A receiver in a process of its own (the test's process probes health, and must not be the one
+ * slowed by tens of thousands of posts): it answers each post after `delayMs`, counts them and
+ * the most it held open at once, and tells on `GET /stats`.
+ */
+async function receiverProcess(delayMs: number): Promise<{ url: string; stop: () => void }> {
+  const { spawn } = await import('node:child_process');
+  const code = `
+    let open = 0, most = 0, got = 0;
+    require('node:http').createServer((q, s) => {
+      if (q.url === '/stats') return s.end(JSON.stringify({ got, most }));
+      open++; most = Math.max(most, open); got++;
+      q.resume();
+      q.on('end', () => setTimeout(() => { open--; s.end('OK'); }, ${delayMs}));
+    }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
+  const proc = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) =>
+    proc.stdout.once('data', (d: Buffer) => resolve(d.toString().trim())),
+  );
+  return { url: `http://127.0.0.1:${port}`, stop: () => proc.kill() };
+}
+
+describe('status callbacks by the ten thousand', () => {
+  test('a clock move that passes 14,000 callbacks: at most 100 under way at once, health answers throughout, and the journal of them is read six at a time in slices', async () => {
+    const rx = await receiverProcess(2);
+    const em = await startCli(['--log-level', 'silent']);
+    try {
+      const made = await admin(em.url, 'POST', '/accounts', {
+        friendly_name: 'Busy line',
+        traffic: { calls_per_hour: 3600 },
+        status_callback: { url: `${rx.url}/in`, method: 'POST' },
+      });
+      expect(made.status).toBe(201);
+      const moved = await underAttack(em, () => admin(em.url, 'POST', '/clock', { advance: 'PT2H' }));
+      expect(moved.status).toBe(200);
+      const stats = (await (await fetch(`${rx.url}/stats`)).json()) as { got: number; most: number };
+      expect(stats.got).toBeGreaterThan(12_000);
+      expect(stats.most).toBeLessThanOrEqual(100);
+      const listed = await underAttack(em, () =>
+        Promise.all([1, 2, 3, 4, 5, 6].map(() => curl(`${em.url}/__admin/callbacks`))),
+      );
+      for (const bytes of listed) expect(bytes).toBeGreaterThan(stats.got * 300);
+      const page = (await (await admin(em.url, 'GET', '/callbacks?after=10&limit=5')).json()) as {
+        callbacks: { seq: number }[];
+      };
+      expect(page.callbacks.map((c) => c.seq)).toEqual([11, 12, 13, 14, 15]);
+    } finally {
+      rx.stop();
+      await em.stop();
+    }
+  }, 120_000);
+});
