@@ -214,17 +214,26 @@ function unansweredCreated(r: Reader, defaultStart: number): number {
  * Times and status of a call inserted ended, which must agree as production writes them
  * (generators/call-life.ts). What is given wins, and what is generated is made to fit it: a given
  * talk (a duration, or a start and an end a second or more apart) and no status makes the call
- * completed; a call with no dates is created at `defaultStart`. What still contradicts is refused:
+ * completed; a call with no dates ended at the clock (`nowMs`), its date_updated too, and was
+ * created as long before as its ring and talk. What still contradicts is refused:
  * a duration that is not the span, an end_time production would not have written, an end before
  * the start.
  */
-function readTimes(r: Reader, call: CallRecord, state: CallStatus | undefined, defaultStart: number): void {
+function readTimes(
+  r: Reader,
+  call: CallRecord,
+  state: CallStatus | undefined,
+  defaultStart: number,
+  nowMs: number,
+): void {
   const ms = call.endMs % 1000;
   const duration = r.integer('duration', 0, MAX_DURATION);
-  const end = givenEnd(r, ms);
+  const noDates = !r.has('date_created') && !r.has('start_time');
+  const givenEndMs = givenEnd(r, ms);
   const start = givenSecond(r, 'start_time');
   const inbound = call.direction === 'inbound';
-  const talkGiven = (duration ?? 0) > 0 || (start !== undefined && end !== undefined && end >= (start + 1) * 1000);
+  const talkGiven =
+    (duration ?? 0) > 0 || (start !== undefined && givenEndMs !== undefined && givenEndMs >= (start + 1) * 1000);
   // With no status given, the drawn one stands unless the given fields say the call was
   // answered, or are fields production never writes on it: then completed, the common case.
   const misfit =
@@ -241,6 +250,13 @@ function readTimes(r: Reader, call: CallRecord, state: CallStatus | undefined, d
   if (!inbound && !answered && status !== 'busy' && r.has('ring_duration'))
     r.fail('ring_duration', problems.noRing(spelled));
   if (inbound && r.has('ring_duration')) r.fail('ring_duration', problems.noRing(spelled));
+  // A call with no dates ended at the clock (or at its date_updated): placed after it, its
+  // date_updated and end_time were ahead of the clock, and a sync keyed on them saw the future.
+  // One with no end_time on the wire keeps its drawn milliseconds (nothing shows them) in the
+  // clock's second, so that a state export, which has no field for them, reads back the same.
+  const updated = noDates && !r.has('end_time') ? parseRfc2822(r.string('date_updated') ?? '')?.sec : undefined;
+  const endAtClock = endless ? Math.floor(nowMs / 1000) * 1000 + ms : nowMs;
+  const end = givenEndMs ?? (noDates ? (updated === undefined ? endAtClock : updated * 1000 + ms) : undefined);
   const drawnTalk = call.status === 'completed' && call.duration !== null ? call.duration : 60;
   // Seconds from start_time to the end: the talk, or the ring of a call not answered.
   const span = answered
@@ -248,9 +264,8 @@ function readTimes(r: Reader, call: CallRecord, state: CallStatus | undefined, d
     : inbound || status === 'canceled'
       ? (duration ?? call.ringSec)
       : call.ringSec;
-  // A given end and no dates: the call is placed to end then.
+  // An end and no dates: the call is placed to end then.
   const ring = answered ? (r.integer('ring_duration', 0, MAX_DURATION) ?? call.ringSec) : 0;
-  const noDates = !r.has('date_created') && !r.has('start_time');
   const anchor = noDates && end !== undefined ? Math.floor(end / 1000) - span - ring : defaultStart;
   const { created, answer } = answered
     ? answeredTimes(r, call, anchor)
@@ -279,10 +294,10 @@ function readTimes(r: Reader, call: CallRecord, state: CallStatus | undefined, d
 }
 
 /**
- * Where an inserted call with no dates starts: at the clock (the reference instant until moved),
- * and a second after the newest inserted call, so that calls inserted one after another arrive in that order ("a new
- * call came in after my last poll" needs no dates). `k` past the account's next insert number
- * counts the calls of the same batch before this one.
+ * Where an inserted call that is live (or dated only by its end) starts when no creation is
+ * given: at the clock, and a second after the newest inserted call, so that calls inserted one
+ * after another arrive in that order. `k` past the account's next insert number counts the calls
+ * of the same batch before this one.
  */
 function arrival(account: Account, k: number): number {
   const newest = Math.max(Math.floor(account.context.nowMs / 1000) - 1, account.calls.newestInserted() ?? -Infinity);
@@ -304,7 +319,7 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
   const answeredBy = r.string('answered_by');
   const state = givenState(r);
   if (!readLive(r, call, state, arrival(account, k)))
-    readTimes(r, call, state as CallStatus | undefined, arrival(account, k));
+    readTimes(r, call, state as CallStatus | undefined, arrival(account, k), account.context.nowMs);
   // answered_by is the callee of an answered outbound call, as the Call actor writes it.
   if (
     answeredBy !== undefined &&

@@ -186,7 +186,7 @@ describe('inserting and deleting calls', () => {
     expect(a.store.calls.count).toBe(50);
   });
 
-  test('the same insert five times works five times; calls without dates head the list in insert order', async () => {
+  test('the same insert five times works five times; calls without dates ended at the clock and head the list', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 50);
     const sids: string[] = [];
@@ -197,7 +197,11 @@ describe('inserting and deleting calls', () => {
       sids.push(res.body.sid as string);
     }
     const page = await authGet(app, `${callsPath(a.sid)}?PageSize=5`, a.token);
-    expect(page.body.calls.map((c: { sid: string }) => c.sid)).toEqual([...sids].reverse());
+    expect(page.body.calls.map((c: { sid: string }) => c.sid).sort()).toEqual([...sids].sort());
+    for (const c of page.body.calls as { date_updated: string; end_time: string }[]) {
+      expect(c.date_updated).toBe('Sun, 1 Jun 2025 12:00:00 +0000');
+      expect(Date.parse(c.end_time)).toBeLessThanOrEqual(Date.parse('2025-06-01T12:00:00Z'));
+    }
   });
 
   test('a taken sid is refused, a seeded one too', async () => {

@@ -81,15 +81,24 @@ describe('the clock: /__admin/clock', () => {
     expect((await page()).text).toBe(before);
   });
 
-  test('an insert with no dates arrives at the clock, after every earlier insert', async () => {
+  test('an insert with no dates ended at the clock: busy, canceled and completed alike, never ahead of it', async () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 448);
-    const insert = async () =>
-      (await request(app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send('[{"status":"busy"}]')).body[0];
-    expect((await insert()).date_created).toBe('Sun, 1 Jun 2025 12:00:00 +0000');
-    await post(app, { advance: 'PT1H' });
-    expect((await insert()).date_created).toBe('Sun, 1 Jun 2025 13:00:00 +0000');
-    expect((await insert()).date_created).toBe('Sun, 1 Jun 2025 13:00:01 +0000');
+    const insert = async (status: string) =>
+      (await request(app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send(JSON.stringify([{ status }])))
+        .body[0];
+    for (const [clock, updated] of [
+      ['2025-06-01T12:00:00.000Z', 'Sun, 1 Jun 2025 12:00:00 +0000'],
+      ['2025-06-01T13:00:00.000Z', 'Sun, 1 Jun 2025 13:00:00 +0000'],
+    ]) {
+      for (const status of ['busy', 'canceled', 'completed']) {
+        const call = await insert(status);
+        expect([call.status.toLowerCase(), call.date_updated]).toEqual([status, updated]);
+        if (status !== 'busy') expect(call.end_time).toBe(clock);
+        expect(Date.parse(call.start_time)).toBeLessThanOrEqual(Date.parse(clock as string));
+      }
+      await post(app, { advance: 'PT1H' });
+    }
   });
 
   test('1 h twice gives the same bytes as 2 h at once: state, hash and lists', async () => {

@@ -129,7 +129,8 @@ describe('sandboxes: copy-on-write forks of an account', () => {
     expect((await request(app).get('/__admin/clock')).body.now).toBe('2025-06-01T12:00:00.000Z');
     const [mine] = (await insert(sb.sid, [{}])).body as Item[];
     const [theirs] = (await insert(parent.sid, [{}])).body as Item[];
-    expect([mine!['date_created'], theirs!['date_created']]).toEqual([
+    // With no dates, each ended at its own account's clock.
+    expect([mine!['date_updated'], theirs!['date_updated']]).toEqual([
       'Sun, 1 Jun 2025 13:00:00 +0000',
       'Sun, 1 Jun 2025 12:00:00 +0000',
     ]);
@@ -138,7 +139,7 @@ describe('sandboxes: copy-on-write forks of an account', () => {
       .type('json')
       .send('{"to":"2025-06-01T12:30:00Z"}');
     expect(back.status).toBe(400);
-    expect((await list(sb.sid, sb.token, 'PageSize=1')).calls[0].date_created).toBe('Sun, 1 Jun 2025 13:00:00 +0000');
+    expect((await list(sb.sid, sb.token, 'PageSize=1')).calls[0].date_updated).toBe('Sun, 1 Jun 2025 13:00:00 +0000');
   });
 
   test('an account reset of a sandbox goes back to what it was forked with, its clock too', async () => {

@@ -168,19 +168,38 @@ describe('generated fields fit the given ones', () => {
     fails(() => callFromInput(first(world()), input, 'body', 0), path, problem);
   });
 
-  test('calls inserted with no dates arrive in time order, at and after the reference instant', () => {
+  test.each([
+    [{}],
+    [{ status: 'busy' }],
+    [{ status: 'canceled' }],
+    [{ status: 'completed' }],
+    [{ duration: 60 }],
+    [{ status: 'no-answer', direction: 'inbound' }],
+  ])('a call inserted with no dates, %j, ended at the clock: never after it, created before it', (input) => {
     const w = world();
     const a = first(w);
-    const starts: number[] = [];
-    for (let k = 0; k < 5; k++) {
-      const call = callFromInput(a, {}, 'body', a.calls.nextInsert);
+    for (let k = 0; k < 4; k++) {
+      const call = callFromInput(a, input, 'body', a.calls.nextInsert);
       w.insertCalls(a, [call]);
-      starts.push(call.startSec);
+      // A sync keyed on date_updated or end_time never sees the future: both at the clock.
+      const shown = JSON.parse(callJson(call, a.profile.sid)) as Call;
+      expect(shown.date_updated).toBe(rfc2822Date(clockMs / 1000));
+      if (shown.end_time !== undefined) expect(shown.end_time).toBe(isoMillis(clockMs));
+      expect(Date.parse(shown.start_time)).toBeLessThanOrEqual(clockMs);
+      expect(Date.parse(shown.date_created)).toBeLessThanOrEqual(clockMs);
     }
-    expect(starts).toEqual([0, 1, 2, 3, 4].map((d) => clockMs / 1000 + d));
-    // In a batch, the k-th call of it comes k seconds after the first.
-    const batch = [0, 1, 2].map((i) => callFromInput(a, {}, 'body', a.calls.nextInsert + i).startSec);
-    expect(batch).toEqual([5, 6, 7].map((d) => clockMs / 1000 + d));
+  });
+
+  test('a call inserted live, with no creation, arrives at the clock and after the calls inserted before it', () => {
+    const w = world();
+    const a = first(w);
+    const end_time = new Date(clockMs + 3_600_000).toISOString();
+    const starts = [0, 1, 2].map(() => {
+      const call = callFromInput(a, { status: 'ringing', end_time }, 'body', a.calls.nextInsert);
+      w.insertCalls(a, [call]);
+      return call.startSec;
+    });
+    expect(starts).toEqual([0, 1, 2].map((d) => clockMs / 1000 + d));
   });
 
   test('a recording of a given duration is made late enough in its call to hold it', () => {
