@@ -85,8 +85,12 @@ describe('the clock: /__admin/clock', () => {
     const { app, world } = makeEmulator();
     const a = byCalls(world, 448);
     const insert = async (status: string) =>
-      (await request(app).post(`/__admin/accounts/${a.sid}/calls`).type('json').send(JSON.stringify([{ status }])))
-        .body[0];
+      (
+        await request(app)
+          .post(`/__admin/accounts/${a.sid}/calls`)
+          .type('json')
+          .send(JSON.stringify([{ status }]))
+      ).body[0];
     for (const [clock, updated] of [
       ['2025-06-01T12:00:00.000Z', 'Sun, 1 Jun 2025 12:00:00 +0000'],
       ['2025-06-01T13:00:00.000Z', 'Sun, 1 Jun 2025 13:00:00 +0000'],
