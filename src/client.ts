@@ -4,6 +4,7 @@ import type { RecordingInput } from './admin/recording-input';
 import type { WalkReport } from './admin/walks';
 import type { Call } from './format/call';
 import type { Recording } from './format/recording';
+import { listPath } from './format/uris';
 import type { CallbackEntry } from './harness/callbacks';
 import type { FaultSpec } from './harness/faults';
 import type { JournalEntry } from './harness/journal';
@@ -109,6 +110,10 @@ export interface SandboxHandle {
   token: string;
   /** The calls list of the sandbox, for code that takes a list URL. */
   callsUrl: string;
+  /** Its recordings list. */
+  recordingsUrl: string;
+  /** Its notifications list. */
+  notificationsUrl: string;
   /** Its `Authorization` header (`Basic`, the token as user name), which both dialects accept. */
   authorization: string;
   /** The sandbox's own clock. */
@@ -229,7 +234,9 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
       return {
         sid: made.sid,
         token: made.token,
-        callsUrl: `${base}/call/2012-04-24/Accounts/${made.sid}/Calls.json`,
+        callsUrl: `${base}${listPath('calls', made.sid)}`,
+        recordingsUrl: `${base}${listPath('recordings', made.sid)}`,
+        notificationsUrl: `${base}${listPath('notifications', made.sid)}`,
         authorization: `Basic ${Buffer.from(`${made.token}:`).toString('base64')}`,
         clock: {
           now: async () => (await admin<ClockView>('GET', `${own}/clock`)).now,

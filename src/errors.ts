@@ -202,7 +202,9 @@ export const messages = {
   sortBadDirection: 'Error parsing the SortBy parameter: sort direction needs to be either ASC or DESC',
   notInteger: (name: string, value: string) =>
     `${name} must be a base-10 integer from 0 to 2147483647, got ${JSON.stringify(value)}`,
-  pageSizeZero: 'PageSize must be at least 1',
+  // One message for every unusable PageSize (0, negative, not a number): the range is 1 up.
+  pageSizeInvalid: (value: string) =>
+    `PageSize must be a base-10 integer from 1 to 2147483647, got ${JSON.stringify(value)}`,
   pageSizeTooLarge: (value: number, max: number) =>
     `PageSize ${value} is larger than the maximum page size of this emulator (${max})`,
   pageBeyondLast: (page: number, lastPage: number) =>
@@ -221,6 +223,8 @@ export const messages = {
     `Account ${sid} has sub-accounts (${children.join(', ')}): delete them first, so that none is left without its parent`,
   forbiddenRecord: (sid: string) => `The API token does not grant access to ${sid}: it belongs to another account`,
   notFound: (method: string, path: string) => `No resource at ${method} ${path}`,
+  notFoundNear: (method: string, path: string, near: string) =>
+    `No resource at ${method} ${path}; did you mean ${near}?`,
   notFoundNull: (method: string, path: string) =>
     `No resource at ${method} ${path}: "null" is what production puts in previous_page_uri and next_page_uri when there is no such page, not a link; stop there`,
   methodNotAllowed: (method: string, allowed: string) => `Method ${method} is not allowed here; use ${allowed}`,

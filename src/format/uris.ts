@@ -182,7 +182,12 @@ export function callsListUri(accountSid: string): string {
 
 /** The path a client requests for the calls list. @example callsListPath('AC1') // '/call/2012-04-24/Accounts/AC1/Calls.json' */
 export function callsListPath(accountSid: string): string {
-  return `${MOUNT}${accountPath(accountSid)}/Calls.json`;
+  return listPath('calls', accountSid);
+}
+
+/** The path a client requests for a list. @example listPath('recordings', 'AC1') // '/call/2012-04-24/Accounts/AC1/Recordings.json' */
+export function listPath(name: ListName, accountSid: string): string {
+  return `${MOUNT}${accountPath(accountSid)}/${LIST_PATHS[name].segment}.json`;
 }
 
 /**

@@ -2,7 +2,18 @@ import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, type ErrorStatus, messages, ValidationError } from '../errors';
 import { errorBody } from '../format/envelope';
-import { API_VERSION, type DialectName, MOUNT, PRINTED_PATH, RESTCOMM_MOUNT, requestablePath } from '../format/uris';
+import {
+  API_VERSION,
+  adminRoutes,
+  apiRoutes,
+  DIALECTS,
+  type DialectName,
+  MOUNT,
+  PRINTED_PATH,
+  RESTCOMM_MOUNT,
+  requestablePath,
+} from '../format/uris';
+import { nearestRoute } from '../input/nearest';
 import { noteBody } from './exchange';
 
 const CLIENT_STATUSES: readonly ErrorStatus[] = [400, 401, 403, 404, 405, 406, 408, 413, 415, 416, 417, 431];
@@ -82,8 +93,15 @@ export const notFound =
           : 'the /call prefix';
       throw new ApiError(404, messages.notFoundPrinted(req.method, req.path, lacks, wanted));
     }
+    const near = nearestRoute(req.path, knownRoutes(dialect));
+    if (near !== undefined) throw new ApiError(404, messages.notFoundNear(req.method, req.path, near));
     throw new ApiError(404, messages.notFound(req.method, req.path));
   };
+
+/** Every route pattern a dialect serves: the API under each of its mounts, and the admin API. */
+function knownRoutes(dialect: DialectName): string[] {
+  return [...DIALECTS[dialect].mounts.flatMap((m) => Object.values(apiRoutes(m))), ...Object.values(adminRoutes)];
+}
 
 /** A known path with a method it does not serve. */
 export function methodNotAllowed(allowed: string): RequestHandler {

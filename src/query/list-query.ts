@@ -71,6 +71,16 @@ export function parseNonNegativeInt(name: string, value: string): number {
 }
 
 /**
+ * A PageSize, 1 to 2147483647, or a 400 saying that range whatever is wrong with it.
+ * @example parsePageSize('25') // 25
+ */
+export function parsePageSize(value: string): number {
+  if (!/^\+?[0-9]+$/.test(value) || Number(value) === 0 || Number(value) > INT_MAX)
+    throw new ApiError(400, messages.pageSizeInvalid(value));
+  return Number(value);
+}
+
+/**
  * Page, PageSize, SortBy and the filters of a list request, validated. `maxPageSize` (undefined:
  * none, as in production) makes a larger PageSize a 400; `zone` is the server's, which StartTime
  * and EndTime name days in.
@@ -92,8 +102,7 @@ export function parseListQuery<C extends string, R>(
   const rawPage = values.get('Page');
   const rawPageSize = values.get('PageSize');
   const page = rawPage === undefined ? 0 : parseNonNegativeInt('Page', rawPage);
-  const pageSize = rawPageSize === undefined ? 50 : parseNonNegativeInt('PageSize', rawPageSize);
-  if (pageSize === 0) throw new ApiError(400, messages.pageSizeZero);
+  const pageSize = rawPageSize === undefined ? 50 : parsePageSize(rawPageSize);
   if (maxPageSize !== undefined && pageSize > maxPageSize) {
     throw new ApiError(400, messages.pageSizeTooLarge(pageSize, maxPageSize));
   }

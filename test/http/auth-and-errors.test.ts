@@ -58,10 +58,25 @@ describe.each(lists)('authentication on the %s list', (_name, path) => {
 });
 
 describe('routes', () => {
-  test('another version segment → 404 {message}', async () => {
-    const res = await authGet(app, `/call/2010-04-01/Accounts/${big.sid}/Calls.json`, big.token);
+  test.each([
+    ['another version segment', `/call/2010-04-01/Accounts/${big.sid}/Calls.json`, callsPath(big.sid)],
+    ['a lower-case list', `/call/2012-04-24/Accounts/${big.sid}/calls.json`, callsPath(big.sid)],
+    [
+      'both, and a call',
+      `/call/2012-04-01/accounts/${big.sid}/Calls/CA1.json`,
+      `/call/2012-04-24/Accounts/${big.sid}/Calls/CA1.json`,
+    ],
+    ['an admin typo', '/__admin/fault', '/__admin/faults'],
+    ['an admin typo with a sid', `/__admin/acounts/${big.sid}/calls`, `/__admin/accounts/${big.sid}/calls`],
+  ])('%s → 404 naming the route it nearly is, with its own values', async (_what, path, near) => {
+    const res = await authGet(app, path, big.token);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ message: messages.notFound('GET', `/call/2010-04-01/Accounts/${big.sid}/Calls.json`) });
+    expect(res.body).toEqual({ message: messages.notFoundNear('GET', path, near) });
+  });
+
+  test('a path near no route → 404 with no guess', async () => {
+    const res = await authGet(app, '/__admin/completely/elsewhere', big.token);
+    expect(res.body).toEqual({ message: messages.notFound('GET', '/__admin/completely/elsewhere') });
   });
 
   test.each([
@@ -145,9 +160,9 @@ describe('parameter errors', () => {
     ['Page=9', messages.pageBeyondLast(9, 8)],
     ['Page=abc', messages.notInteger('Page', 'abc')],
     ['Page=-1', messages.notInteger('Page', '-1')],
-    ['PageSize=0', messages.pageSizeZero],
-    ['PageSize=-3', messages.notInteger('PageSize', '-3')],
-    ['PageSize=1.5', messages.notInteger('PageSize', '1.5')],
+    ['PageSize=0', messages.pageSizeInvalid('0')],
+    ['PageSize=-3', messages.pageSizeInvalid('-3')],
+    ['PageSize=1.5', messages.pageSizeInvalid('1.5')],
   ])('%s → 400 {message}', async (query, message) => {
     const res = await authGet(app, `${callsPath(big.sid)}?${query}`, big.token);
     expect(res.status).toBe(400);

@@ -54,7 +54,7 @@ describe.each(LIST_NAMES.map((name) => [name]))('the %s list', (name) => {
     expect(beyond.body).toEqual({ message: messages.pageBeyondLast(last + 2, last) });
     const zero = await get(`${path}?PageSize=0`);
     expect(zero.status).toBe(400);
-    expect(zero.body).toEqual({ message: messages.pageSizeZero });
+    expect(zero.body).toEqual({ message: messages.pageSizeInvalid('0') });
   });
 
   test("needs the account's own token: none is a 401, another account's a 403", async () => {

@@ -138,6 +138,28 @@ describe('startEmulator (in-process API)', () => {
     expect((await connect(em.url).accounts()).map((x) => x.sid)).toEqual(em.accounts.map((x) => x.sid));
   });
 
+  test("a sandbox handle names each of its lists' URLs", async () => {
+    const [a] = em.accounts;
+    const mine = await connect(em.url).sandbox(a!.sid);
+    try {
+      for (const [url, list] of [
+        [mine.recordingsUrl, 'recordings'],
+        [mine.notificationsUrl, 'notifications'],
+      ] as const) {
+        const page = (await (await fetch(url, { headers: { Authorization: mine.authorization } })).json()) as Record<
+          string,
+          unknown
+        >;
+        expect(Array.isArray(page[list])).toBe(true);
+        expect(url).toBe(
+          `${em.url}/call/2012-04-24/Accounts/${mine.sid}/${list === 'recordings' ? 'Recordings' : 'Notifications'}.json`,
+        );
+      }
+    } finally {
+      await mine.delete();
+    }
+  });
+
   test('a sandbox handle clears its own faults and journal, counts its requests by filter, and addCall returns one call', async () => {
     const [a] = em.accounts;
     const [mine, theirs] = await Promise.all([connect(em.url).sandbox(a!.sid), connect(em.url).sandbox(a!.sid)]);

@@ -34,10 +34,17 @@ describe('parseListQuery', () => {
     ['PageSize', '2147483648'],
     ['PageSize', 'ten'],
   ])('%s=%s → 400', (name, value) => {
-    fails(`${name}=${encodeURIComponent(value)}`, messages.notInteger(name, value));
+    fails(
+      `${name}=${encodeURIComponent(value)}`,
+      name === 'PageSize' ? messages.pageSizeInvalid(value) : messages.notInteger(name, value),
+    );
   });
 
-  test('PageSize 0 → 400', () => fails('PageSize=0', messages.pageSizeZero));
+  test('PageSize 0 and PageSize -1 → 400 with one message, naming the range that holds', () => {
+    fails('PageSize=0', messages.pageSizeInvalid('0'));
+    fails('PageSize=-1', messages.pageSizeInvalid('-1'));
+    expect(messages.pageSizeInvalid('0')).toBe('PageSize must be a base-10 integer from 1 to 2147483647, got "0"');
+  });
 
   test.each([
     // [query, sort it gives] — production's CallsEndpoint: Reverse only without SortBy.
