@@ -55,7 +55,9 @@ export interface EmulatorClient {
   /** Everything back to the seeded state, or one account when a sid is given. */
   reset(accountSid?: string): Promise<void>;
   /** A new seed (and fixtures, and reference instant): the world is built again. */
-  seed(seed: string, fixtures?: { accounts: unknown[] }, clock?: string): Promise<void>;
+  seed(seed: string, fixtures?: { accounts: unknown[] } | 'start', clock?: string): Promise<void>;
+  /** Back to the seed, clock and accounts the emulator started with (a reset keeps those of the last seed). */
+  seedStart(): Promise<void>;
   /** Inserts calls (any field may be given, the rest is generated); returns them as the API shows them. */
   addCalls(accountSid: string, calls?: CallInput | CallInput[]): Promise<Call[]>;
   /** Inserts one call; returns it as the API shows it. */
@@ -202,6 +204,9 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
         ...(fixtures === undefined ? {} : { fixtures }),
         ...(clock === undefined ? {} : { clock }),
       });
+    },
+    seedStart: async () => {
+      await admin('POST', '/seed', { start: true });
     },
     addCalls: async (sid, calls = {}) => admin<Call[]>('POST', `/accounts/${sid}/calls`, asList(calls)),
     addCall: async (sid, call = {}) => one(client.addCalls(sid, call)),

@@ -65,6 +65,9 @@ export const problems = {
   nonEmpty: 'must not be empty',
   nonEmptyString: 'must be a non-empty string',
   flag: (got: string) => `must be true, false, 1 or 0, got ${q(got)}`,
+  boolean: 'must be true or false',
+  startAlone:
+    'goes alone: {"start": true} takes the seed, clock and fixtures the emulator started with (for its fixtures alone, "fixtures": "start")',
   instant: (got: unknown) => `must be an ISO 8601 instant with a zone, such as 2025-06-01T12:00:00Z, got ${q(got)}`,
   httpUrl: (got: string) => `must be an absolute http(s) URL, got ${q(got)}`,
   redisUrl: (got: string) =>

@@ -22,17 +22,33 @@ export const resetAll: AdminHandler = (ctx, req) => {
   return ok({ status: 'reset', seed: ctx.world.seed, accounts: ctx.world.accounts().map(accountView) });
 };
 
-const SEED_FIELDS = ['seed', 'fixtures', 'clock'];
+const SEED_FIELDS = ['seed', 'fixtures', 'clock', 'start'];
 
-/** `POST /__admin/seed {"seed", "fixtures"?, "clock"?}`: the world built again; a bad body changes nothing. */
+/**
+ * `POST /__admin/seed {"seed", "fixtures"?, "clock"?}`: the world built again; a bad body changes
+ * nothing. `"fixtures": "start"` takes the accounts the emulator started with (a reset keeps the
+ * fixtures of the last seed), and `{"start": true}` alone the seed, clock and accounts it started
+ * with.
+ */
 export const reseed: AdminHandler = (ctx, req) => {
   const { world } = ctx;
   const body = asObject(req.body(), 'body');
   checkKeys(body, 'body', SEED_FIELDS);
-  const seed = asNonEmptyString(body['seed'] ?? world.seed, 'body.seed');
+  const start = body['start'];
+  if (start !== undefined && typeof start !== 'boolean') throw new ValidationError('body.start', problems.boolean);
+  if (start === true && Object.keys(body).length > 1) throw new ValidationError('body.start', problems.startAlone);
+  const from = start === true ? world.startSpec : { seed: body['seed'], clockMs: undefined, accounts: undefined };
+  const seed = asNonEmptyString(from.seed ?? world.seed, 'body.seed');
+  const fixtures = body['fixtures'];
   const accounts =
-    body['fixtures'] === undefined ? world.baseAccounts : validateFixtures(body['fixtures'], 'body.fixtures');
-  const clockMs = body['clock'] === undefined ? world.clockMs : instantAt('body.clock', body['clock']);
+    from.accounts ??
+    (fixtures === undefined
+      ? world.baseAccounts
+      : fixtures === 'start'
+        ? world.startSpec.accounts
+        : validateFixtures(fixtures, 'body.fixtures'));
+  const clockMs =
+    from.clockMs ?? (body['clock'] === undefined ? world.clockMs : instantAt('body.clock', body['clock']));
   // The body is checked whole first: a bad body is a 400 whether or not sandboxes are live.
   refuseIfSandboxes(ctx, req, 'A new seed', 'POST /__admin/seed');
   world.reseed({ seed, clockMs, accounts });

@@ -120,8 +120,12 @@ export class World {
   /** --clock-rate: the clock follows a wall clock from an anchor (local use, not deterministic). */
   private follow: { rate: number; wall: () => number; wallAt: number; clockAt: number } | null = null;
 
+  /** What this world was made with: `POST /__admin/seed {"start": true}` goes back to it. */
+  readonly startSpec: WorldSpec;
+
   constructor(spec: WorldSpec) {
     this.spec = spec;
+    this.startSpec = spec;
     this.rebuild();
   }
 

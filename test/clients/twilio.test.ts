@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import twilio from 'twilio';
+import ts from 'typescript';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator';
 import { messages } from '../../src/errors';
 
@@ -99,3 +102,48 @@ describe.each(['production', 'documented'] as const)(
     );
   },
 );
+
+describe("README's twilio-node example: a custom HTTP client, no private field", () => {
+  test('walks every call of each account by next_page_uri and stops at the "null" link, with no request refused', async () => {
+    const { emulatedTwilio, walkWithTwilio } = await import('../../examples/client/twilio-walk');
+    const em = await startEmulator({ dialect: 'restcomm', strict: true });
+    try {
+      for (const a of em.accounts) {
+        const sids = await walkWithTwilio(emulatedTwilio(em.url, a.sid, a.token), 7);
+        expect(sids).toEqual(await allSids(em, a.sid, a.token, 'Calls'));
+      }
+      const journal = await em.requests({ limit: 1000 });
+      expect(journal.length).toBeGreaterThan(10);
+      expect(journal.filter((r) => r.status !== 200)).toEqual([]);
+    } finally {
+      await em.close();
+    }
+  });
+});
+
+describe("README's twilio-node snippet, as printed", () => {
+  test("prints every call's sid of the default account, in order, and stops at the last page", async () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const snippet = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
+      .map((m) => m[1] as string)
+      .find((b) => b.includes('twilio.RequestClient'));
+    expect(snippet).toBeDefined();
+    const em = await startEmulator({ dialect: 'restcomm', strict: true });
+    try {
+      const body = (snippet as string)
+        .replace("import twilio from 'twilio';", '')
+        .replaceAll('http://127.0.0.1:8080', em.url);
+      const js = ts.transpileModule(`exports.run = (async () => {${body}})();`, {
+        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
+      const printed: string[] = [];
+      const exported: { run?: Promise<void> } = {};
+      new Function('exports', 'twilio', 'console', js)(exported, twilio, { log: (line: string) => printed.push(line) });
+      await exported.run;
+      const [main] = em.accounts;
+      expect(printed).toEqual(await allSids(em, main!.sid, main!.token, 'Calls'));
+    } finally {
+      await em.close();
+    }
+  });
+});

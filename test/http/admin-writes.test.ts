@@ -313,6 +313,27 @@ describe('resets', () => {
 });
 
 describe('seed', () => {
+  test('back to how it started: "fixtures": "start" brings back the accounts, {"start": true} the seed and clock too', async () => {
+    const { app, world } = makeEmulator();
+    const hash = async () => (await request(app).get('/__admin/state/hash')).body.hash as string;
+    const started = await hash();
+    const startSids = world.accounts().map((a) => a.profile.sid);
+    const seed = (body: unknown) => request(app).post('/__admin/seed').type('json').send(JSON.stringify(body));
+    await seed({ seed: 'other', clock: '2024-01-01T00:00:00Z', fixtures: { accounts: [{ friendly_name: 'Solo' }] } });
+    await request(app).post('/__admin/reset');
+    // A reset keeps the fixtures of the last seed.
+    expect(world.accounts()).toHaveLength(1);
+    expect((await seed({ fixtures: 'start' })).status).toBe(200);
+    expect(world.seed).toBe('other');
+    expect(world.accounts()).toHaveLength(startSids.length);
+    const back = await seed({ start: true });
+    expect([back.status, world.seed, await hash()]).toEqual([200, 'callrec', started]);
+    expect(world.accounts().map((a) => a.profile.sid)).toEqual(startSids);
+    const alone = await seed({ start: true, seed: 'x' });
+    expect([alone.status, alone.body.message]).toEqual([400, `body.start: ${problems.startAlone}`]);
+    expect((await seed({ start: 'yes' })).body.message).toBe(`body.start: ${problems.boolean}`);
+  });
+
   test('a new seed rebuilds; reset then returns to it; bad input changes nothing', async () => {
     const { app, world } = makeEmulator();
     const old = world.accounts()[0]!.profile.sid;

@@ -138,6 +138,16 @@ describe('startEmulator (in-process API)', () => {
     expect((await connect(em.url).accounts()).map((x) => x.sid)).toEqual(em.accounts.map((x) => x.sid));
   });
 
+  test('seedStart goes back to the start-up seed and accounts after a seed with fixtures of its own', async () => {
+    const client = connect(em.url);
+    await client.seed('other', { accounts: [{ friendly_name: 'Solo' }] });
+    await client.reset();
+    expect(await client.accounts()).toHaveLength(1);
+    await client.seedStart();
+    // The accounts it was started with, as startEmulator listed them then.
+    expect((await client.accounts()).map((a) => a.sid)).toEqual(em.accounts.map((a) => a.sid));
+  });
+
   test("a sandbox handle names each of its lists' URLs", async () => {
     const [a] = em.accounts;
     const mine = await connect(em.url).sandbox(a!.sid);

@@ -65,11 +65,19 @@ describe('README examples', () => {
     // Each example's curl ran (a block stops at its first failure, so all of them got 2xx).
     const printed = examples.join('\n').match(/(^|[ ($])curl /gm) ?? [];
     expect(ran.length).toBe(printed.length);
-    // The filter example finds calls in the default data.
-    const filter = ran.find((s) => s.command.includes('From='));
-    const found = JSON.parse(filter!.body) as { total: number; calls: unknown[] };
-    expect(found.total).toBeGreaterThan(0);
-    expect(found.calls.length).toBe(found.total);
+    // Every count an example states in its comment (`# 10 calls`) is what it answered.
+    const text = examples.join('\n');
+    // Each curl as the count above finds them, with the rest of its line.
+    const curls = [...text.matchAll(/(^|[ ($])curl /gm)].map((m) => text.slice(m.index).split('\n')[0] as string);
+    const stated = curls.flatMap((line, i) => {
+      const m = /# (\d+) (calls|recordings|notifications)\b/.exec(line);
+      return m === null ? [] : [{ i, count: Number(m[1]) }];
+    });
+    expect(stated.length).toBeGreaterThanOrEqual(2);
+    for (const { i, count } of stated) {
+      const found = JSON.parse(ran[i]!.body) as { total: number };
+      expect([ran[i]!.command, found.total]).toEqual([ran[i]!.command, count]);
+    }
     // The /seed example, and every write, is undone by what follows it.
     expect(await adminAccounts(em.url)).toEqual(before);
   });
