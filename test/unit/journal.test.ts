@@ -145,6 +145,36 @@ describe('Journal: what it counts is what it holds', () => {
     expect(held).toBeLessThan(4 * budget);
   });
 
+  test('15,000 requests with 8 KB queries or headers: the account sid and the headers do not hold the request line', () => {
+    const budget = 8 * 1024 * 1024;
+    const j = new Journal(100_000, budget);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 15_000; i++) {
+      // As a route reads them: the sid, the path and the query are slices of one request line.
+      const line = `/call/2012-04-24/Accounts/ACd8dd7d80798ecf306df57fed76428467/Calls.json?x${i}=${'a'.repeat(8000)}`;
+      const at = line.indexOf('?');
+      const header = Buffer.from(`${'h'.repeat(8000)}${i}`).toString('latin1');
+      j.add({
+        ...entry(line.slice(at + 1), [], line.slice(26, 60)),
+        path: line.slice(0, at),
+        requestHeaders: ['Host', 'localhost', 'X-Pad', header],
+      });
+    }
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    expect(j.heldBytes).toBeLessThanOrEqual(budget);
+    expect(j.count).toBeGreaterThan(1000);
+    // What it counts, and a half: it held six times its budget with the sid a slice of the line.
+    expect({ held: Math.round(held / 2 ** 20), within: held <= 1.5 * budget }).toEqual({
+      held: Math.round(held / 2 ** 20),
+      within: true,
+    });
+    const [newest] = j.list({ limit: 1 });
+    expect(newest?.account).toBe('ACd8dd7d80798ecf306df57fed76428467');
+    expect(newest?.truncated).toBe(true);
+  });
+
   test('a page built for its request is held as a copy of its head, not whole; a cached page (alive anyway) by reference', async () => {
     const j = new Journal(10);
     // Made and handed over in a function of their own, so that nothing here holds them after.
