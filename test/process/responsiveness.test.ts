@@ -548,3 +548,93 @@ describe('status callbacks by the ten thousand', () => {
     }
   }, 120_000);
 });
+
+/** `count` requests of `path` with `authorization`, 64 at a time, from a process of its own; resolves with the statuses seen. */
+async function flood(url: string, path: string, authorization: string, count: number): Promise<number[]> {
+  const code = `
+    const http = require('node:http');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    const statuses = new Set();
+    let sent = 0;
+    const next = () => new Promise((done) => {
+      if (sent >= ${count}) return done();
+      sent++;
+      http.get(${JSON.stringify(url + path)}, { agent, headers: { authorization: ${JSON.stringify(authorization)} } }, (res) => {
+        statuses.add(res.statusCode); res.resume(); res.on('end', () => next().then(done));
+      }).on('error', () => next().then(done));
+    });
+    Promise.all(Array.from({ length: 64 }, next)).then(() => { console.log(JSON.stringify([...statuses])); agent.destroy(); });`;
+  const { execFile: run } = await import('node:child_process');
+  return new Promise((resolve, reject) =>
+    run(process.execPath, ['-e', code], (err, out) => (err === null ? resolve(JSON.parse(out)) : reject(err))),
+  );
+}
+
+describe("the first rounds' freezes, found again", () => {
+  test("the inspector's accounts view over 20,000 accounts with traffic, just after a clock move", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callrec-20k-'));
+    const fixtures = join(dir, 'f.json');
+    const accounts = Array.from({ length: 20_000 }, (_, i) => ({
+      friendly_name: `A${i}`,
+      calls: 1000,
+      recordings: 200,
+      traffic: { calls_per_hour: 60 },
+    }));
+    writeFileSync(fixtures, JSON.stringify({ accounts }));
+    const em = await startCli(['--fixtures', fixtures, '--log-level', 'silent']);
+    try {
+      expect((await admin(em.url, 'POST', '/clock', { advance: 'PT1H' })).status).toBe(200);
+      const bytes = await underAttack(em, () => curl(`${em.url}/__admin/accounts?detail=true`));
+      expect(bytes).toBeGreaterThan(20_000 * 100);
+    } finally {
+      await em.stop();
+    }
+  }, 120_000);
+
+  test('a forced import of a state that holds 4,000 sandboxes, over 4,000 live ones', async () => {
+    const em = await startCli(['--log-level', 'silent']);
+    try {
+      const [a] = await adminAccounts(em.url);
+      for (let i = 0; i < 4000; i += 50) {
+        await Promise.all(
+          Array.from({ length: 50 }, () => admin(em.url, 'POST', '/sandboxes', { from: a?.sid }).then((r) => r.status)),
+        );
+      }
+      const state = await (await admin(em.url, 'GET', '/state')).text();
+      const dir = mkdtempSync(join(tmpdir(), 'callrec-state-'));
+      writeFileSync(join(dir, 'state.json'), state);
+      const status = await underAttack(em, () =>
+        fetch(`${em.url}/__admin/state?force=true`, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json' },
+          body: state,
+        }).then((r) => r.status),
+      );
+      expect(status).toBe(200);
+      expect(
+        ((await (await admin(em.url, 'GET', '/sandboxes')).json()) as { sandboxes: unknown[] }).sandboxes,
+      ).toHaveLength(4000);
+    } finally {
+      await em.stop();
+    }
+  }, 120_000);
+
+  test('5,000 logins by email address in the Restcomm dialect', async () => {
+    const em = await startCli(['--log-level', 'silent', '--dialect', 'restcomm']);
+    try {
+      const [a] = await adminAccounts(em.url);
+      const me = (await (
+        await fetch(`${em.url}/restcomm/2012-04-24/Accounts/${a?.sid}.json`, {
+          headers: { authorization: `Basic ${Buffer.from(`${a?.sid}:${a?.token}`).toString('base64')}` },
+        })
+      ).json()) as { email_address: string };
+      const authorization = `Basic ${Buffer.from(`${me.email_address}:${a?.token}`).toString('base64')}`;
+      const statuses = await underAttack(em, () =>
+        flood(em.url, `/restcomm/2012-04-24/Accounts/${a?.sid}/Calls.json?PageSize=1`, authorization, 5000),
+      );
+      expect(statuses).toEqual([200]);
+    } finally {
+      await em.stop();
+    }
+  }, 120_000);
+});
