@@ -9,7 +9,7 @@ import { type AdminContext, type AdminHandler, type AdminReply, adminRequestOf, 
  * everywhere, the same requests make the same world. That is the whole of the fleet's
  * agreement, and why no replica ever ships its state to another.
  */
-export type LogEntry = AdminWrite | SandboxExpiry;
+export type LogEntry = AdminWrite | SandboxExpiry | RefusedWrite;
 
 export interface AdminWrite {
   kind: 'admin';
@@ -37,6 +37,15 @@ export interface SandboxExpiry {
   wallMs: number;
 }
 
+/**
+ * What stands in the log for a write every replica refused (a 4xx: nothing changed anywhere):
+ * its body is not kept for replicas yet to come, who apply it as nothing too.
+ */
+export interface RefusedWrite {
+  kind: 'refused';
+  id: string;
+}
+
 /** Where the log is kept: this process, the primary of `--workers`, or a Redis stream. */
 export interface LogTransport {
   /** For messages: `this process`, `the primary process`, `Redis at redis://…`. */
@@ -52,6 +61,11 @@ export interface LogTransport {
   head(): Promise<number>;
   /** Whether the log can be reached now (for the health check and metrics). */
   readonly up: boolean;
+  /**
+   * The write at `version` (entry `id`) was refused by its handler where it was taken: the log
+   * may keep a `RefusedWrite` in its place, or nothing a reader cannot tell from one.
+   */
+  refused?(version: number, id: string): void;
   /** Wall time the fleet's clock counts from with --clock-rate (the first replica's start); none alone. */
   readonly genesisWallMs?: number;
   /** The other replicas, where there are some: their shared fault counters, and their journals. */
@@ -124,7 +138,9 @@ export function entryProblem(entry: unknown): string | null {
         ]
       : e['kind'] === 'expire'
         ? [text('sid'), num('serial'), text('id'), num('wallMs')]
-        : [`its kind ${JSON.stringify(e['kind'])} is neither "admin" nor "expire"`];
+        : e['kind'] === 'refused'
+          ? [text('id')]
+          : [`its kind ${JSON.stringify(e['kind'])} is not "admin", "expire" or "refused"`];
   return checks.find((c) => c !== null) ?? null;
 }
 
@@ -157,6 +173,10 @@ export function localTransport(): LogTransport {
 export class BadEntry {
   constructor(readonly reason: string) {}
 }
+
+/** A handler's refusal (a 4xx, nothing changed), as opposed to a fault of the emulator's own. */
+const isRefusal = (err: unknown) =>
+  err instanceof ValidationError || (err instanceof ApiError && err.status >= 400 && err.status < 500);
 
 /** A reason for a message, from whatever a transport threw. */
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -336,7 +356,7 @@ export class WriteLog {
       const [version, entry] = next;
       const taker = this.mine.get(entry.id);
       this.applyingOwn = taker !== undefined;
-      this.applyingWallMs = entry.wallMs;
+      this.applyingWallMs = entry.kind === 'refused' ? null : entry.wallMs;
       let outcome: Outcome;
       try {
         outcome = { reply: await this.run(entry) };
@@ -349,6 +369,8 @@ export class WriteLog {
       this.applied = version;
       if (taker !== undefined) {
         this.mine.delete(entry.id);
+        // Refused alike by every replica, now and later: the log need not keep what it carried.
+        if ('error' in outcome && isRefusal(outcome.error)) this.transport.refused?.(version, entry.id);
         taker(version, outcome);
       }
       if (this.waiters.length > 0) {
@@ -362,6 +384,7 @@ export class WriteLog {
   private run(entry: LogEntry): AdminReply | Promise<AdminReply> {
     const ctx = this.ctx;
     if (ctx === null) throw new Error('the write log is not open');
+    if (entry.kind === 'refused') return ok({ status: 'refused' });
     if (entry.kind === 'expire') {
       if (ctx.world.forkOf(entry.sid)?.serial === entry.serial) endAccount(ctx, entry.sid);
       return ok({ status: 'expired', sid: entry.sid });

@@ -15,6 +15,7 @@ type ToPrimary =
   | { callrec: 'genesis?' }
   | { callrec: 'hello'; from: number }
   | { callrec: 'append'; entry: LogEntry }
+  | { callrec: 'refused'; version: number; id: string }
   | { callrec: 'listening'; banner: string }
   | { callrec: 'tally'; n: number; op: TallyOp }
   | { callrec: 'counts?'; n: number; keys: string[] }
@@ -95,6 +96,10 @@ export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Pro
           send(w, { callrec: 'entry', version: v, entry: log[v - 1] as LogEntry });
         send(w, { callrec: 'caught-up' });
         live.add(w);
+      } else if (m.callrec === 'refused' && orders) {
+        // Every worker refused it alike: replays need only its place, not its (maybe 1 MB) body.
+        const at = log[m.version - 1];
+        if (at !== undefined && at.id === m.id) log[m.version - 1] = { kind: 'refused', id: m.id };
       } else if (m.callrec === 'append' && orders) {
         log.push(m.entry);
         const version = log.length;
@@ -266,6 +271,9 @@ export async function workerTransport(replica: string): Promise<LogTransport> {
       });
     },
     append: (entry) => ask({ callrec: 'append', entry }),
+    refused: (version, id) => {
+      ask({ callrec: 'refused', version, id }).catch(() => undefined);
+    },
     head: () => Promise.resolve(head),
     close: () => Promise.resolve(),
   };

@@ -19,7 +19,17 @@ const KEYS = {
   version: 'callrec:version',
   genesis: 'callrec:genesis',
   ids: 'callrec:ids',
+  refused: 'callrec:refused',
 } as const;
+
+/**
+ * A refused write leaves the stream: its entry is deleted and its version noted, atomically, so a
+ * reader that meets the gap knows it for a refusal (applied as nothing), not a loss.
+ */
+const REFUSE = `
+redis.call('XDEL', KEYS[1], ARGV[1] .. '-1')
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[1])
+return 1`;
 
 /**
  * Appends an entry as the next version, atomically: the counter and the stream move together,
@@ -263,6 +273,8 @@ export async function redisTransport(
   let closed = false;
   let after = '0-0';
 
+  /** The last version handed on: a gap after it is filled with refusals where Redis noted them. */
+  let handed = 0;
   /** Reads one batch after `after`, handing each entry on; how many it read. */
   const readBatch = async (deliver: (version: number, entry: unknown) => void, block: boolean) => {
     const args: (string | number)[] = ['COUNT', BATCH];
@@ -270,8 +282,16 @@ export async function redisTransport(
     const reply = (await reader.call('XREAD', ...args, 'STREAMS', KEYS.log, after)) as StreamReply;
     const entries = reply?.[0]?.[1] ?? [];
     for (const [id, fields] of entries) {
-      after = id;
       const version = Number(id.slice(0, id.indexOf('-')));
+      if (version > handed + 1) {
+        const noted = (await reader.zrangebyscore(KEYS.refused, handed + 1, version - 1)).map(Number);
+        // All of them refused: each is applied as nothing. Else the gap stands, and the write log says so.
+        if (noted.length === version - 1 - handed) {
+          for (const v of noted) deliver(v, { kind: 'refused', id: `refused#${v}` });
+        }
+      }
+      after = id;
+      handed = version;
       seen = Math.max(seen, version);
       deliver(version, parsed(fields));
     }
@@ -327,6 +347,10 @@ export async function redisTransport(
       }
       if (v < 0) throw new LogDiverged(-1 - v);
       if (v === 0) throw new Error('the append was fenced off before it reached the log');
+    },
+    refused(version) {
+      // Best effort: a refusal that stays in the stream is applied as a refusal again.
+      cmd.eval(REFUSE, 2, KEYS.log, KEYS.refused, version).catch(() => undefined);
     },
     async head() {
       return Math.max(seen, Number((await cmd.get(KEYS.version)) ?? 0));

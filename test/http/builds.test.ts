@@ -53,7 +53,8 @@ describe('GET /__admin/builds: an order being built says how far it is', () => {
     expect(first).toMatchObject({ account_sid: big.sid, list: 'calls', sort: 'from:asc', filter: '' });
     for (const b of seen) {
       expect(b.done).toBeLessThanOrEqual(b.total);
-      expect(b.step === null || /^(Reading each call's from|Sorting)$/.test(b.step)).toBe(true);
+      // A busy runner gives each slice less of the build, so even its last short step shows.
+      expect(b.step === null || /^(Reading each call's from|Sorting|Counting keys)$/.test(b.step)).toBe(true);
     }
     // Progress never goes back: within a step the count grows, and steps only advance.
     for (let i = 1; i < seen.length; i++) {

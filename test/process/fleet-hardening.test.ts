@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import Redis from 'ioredis';
 import { messages } from '../../src/errors';
 import { runCli, type Spawned, startCli } from '../support/process';
@@ -142,4 +143,88 @@ withRedis('--redis replicas under writes they refuse, bad log entries and a paus
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/callbackHosts/);
   });
+});
+
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
+
+/** A batch of almost 1 MB (the admin body limit) for an account that does not exist: refused (404) by its handler, in every replica. */
+const REFUSED_BODY = JSON.stringify(
+  Array.from({ length: 17_000 }, (_, i) => ({ from: `+1555${String(i).padStart(40, '0')}` })),
+);
+
+describe('--workers: a refused write leaves nothing of its body in the log', () => {
+  test('120 refused writes of almost 1 MB: the primary holds no more for them, and a worker started after agrees', async () => {
+    const fleet = await startCli(['--workers', '2', ...PUBLIC]);
+    try {
+      const before = rssMb(fleet.proc.pid as number);
+      for (let i = 0; i < 120; i += 8) {
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, () =>
+            fetch(`${fleet.url}/__admin/accounts/ACnope/calls`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: REFUSED_BODY,
+            }).then((r) => r.status),
+          ),
+        );
+        expect(new Set(answers)).toEqual(new Set([404]));
+      }
+      const ok = await send(fleet.url, 'POST', `/__admin/accounts/${MAIN}/calls`, [{}]);
+      expect(ok.status).toBe(201);
+      // 120 MB of bodies went through it; what it keeps of them is a few bytes each.
+      expect(rssMb(fleet.proc.pid as number) - before).toBeLessThan(100);
+      // A worker started now replays the log (refusals as nothing) to the same state.
+      const health = (await send(fleet.url, 'GET', '/__admin/health')).json as { replica: string };
+      process.kill(Number(health.replica.split(':').pop()), 'SIGKILL');
+      const hashes = new Map<string, string>();
+      for (let i = 0; i < 40 && hashes.size < 2; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const h = await fetch(`${fleet.url}/__admin/state/hash`, { headers: { 'X-Callrec-Version': '121' } }).catch(
+          () => null,
+        );
+        const who = await fetch(`${fleet.url}/__admin/health`).catch(() => null);
+        if (h?.status === 200 && who?.status === 200)
+          hashes.set(((await who.json()) as { replica: string }).replica, ((await h.json()) as { hash: string }).hash);
+      }
+      expect(new Set(hashes.values()).size).toBe(1);
+    } finally {
+      await fleet.stop();
+    }
+  }, 120_000);
+});
+
+withRedis('--redis: a refused write leaves the stream', () => {
+  test('the stream keeps no entry for it, and a replica started after fills its place and agrees', async () => {
+    const redis = await startRedis(redisServer as string);
+    const r = new Redis(redis.url);
+    const a = await startCli(['--redis', redis.url, ...PUBLIC]);
+    let late: Spawned | null = null;
+    try {
+      for (let i = 0; i < 5; i++) {
+        const refused = await fetch(`${a.url}/__admin/accounts/ACnope/calls`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: REFUSED_BODY,
+        });
+        expect(refused.status).toBe(404);
+        expect((await send(a.url, 'POST', `/__admin/accounts/${MAIN}/calls`, [{}])).status).toBe(201);
+      }
+      await new Promise((res) => setTimeout(res, 200));
+      expect(await r.xlen('callrec:log')).toBe(5);
+      expect(Number(await r.get('callrec:version'))).toBe(10);
+      late = await startCli(['--redis', redis.url, ...PUBLIC]);
+      const [x, y] = await Promise.all(
+        [a, late].map(
+          async (s) => (await send(s.url, 'GET', '/__admin/state/hash', undefined, { 'X-Callrec-Version': '10' })).json,
+        ),
+      );
+      expect(y).toEqual(x);
+      expect(((await send(late.url, 'GET', '/__admin/health')).json['log'] as { version: number }).version).toBe(10);
+    } finally {
+      r.disconnect();
+      await Promise.all([a.stop(), late?.stop()]);
+      await redis.stop();
+    }
+  }, 60_000);
 });
