@@ -6,6 +6,7 @@ COPY package.json package-lock.json ./
 # Scripts off: `prepare` would build before the sources are here; the build runs below.
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.js ./scripts/
 COPY src ./src
 RUN npm run build
 

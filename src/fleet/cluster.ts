@@ -44,7 +44,7 @@ export interface PrimaryIo {
 
 /**
  * `--workers N` on one host: the primary serves no request; it forks N workers that share the
- * port (node:cluster hands connections round robin), keeps the write log in memory and orders
+ * port (each accepting from the one socket), keeps the write log in memory and orders
  * it: a worker's write goes to the primary, which numbers it and sends it to every worker in
  * that order. A worker that dies is started again and replays the log before it answers. Only
  * with `--redis` is the log elsewhere (each worker then reads Redis itself, and the primary only
@@ -172,6 +172,11 @@ export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Pro
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // The workers accept from the shared socket themselves. Handed out by the primary (node's round
+  // robin), a connection on its way to a worker that was killed stayed open in the primary,
+  // unanswered and never reset, until the client gave up (10 to 100 s). Accepted by a worker that
+  // dies, it is reset by the kernel; not yet accepted, another worker takes it.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   for (let i = 1; i <= workers; i++) fork(i);
   return finished;
 }
