@@ -217,8 +217,13 @@ window.addEventListener('hashchange', () => {
   // The skip link's own hash is not a view (see below).
   if (location.hash !== '#main') void route();
 });
-// A write that sets the clock (a state import) redraws it in the header.
-window.addEventListener(CLOCK_CHANGED, () => void drawClock());
+// A write that sets the clock (a state import) redraws it in the header; the view that sent the
+// event waits for the redraw before it says it is done, so the header never shows the old clock then.
+window.addEventListener(CLOCK_CHANGED, (event) => {
+  const redrawn = drawClock();
+  if (event instanceof CustomEvent && event.detail !== null && typeof event.detail === 'object')
+    event.detail.redrawn = redrawn;
+});
 window.addEventListener('DOMContentLoaded', () => {
   // "Skip to content" moves focus to the view, without going through the router.
   document.querySelector('a.skip')?.addEventListener('click', (event) => {

@@ -19,7 +19,10 @@ export async function renderState(main) {
     try {
       const done = await admin('PUT', force ? '/state?force=true' : '/state', await chosen.text());
       shown.textContent = done.hash;
-      window.dispatchEvent(new Event(CLOCK_CHANGED));
+      /** @type {{ redrawn?: Promise<void> }} */
+      const header = {};
+      window.dispatchEvent(new CustomEvent(CLOCK_CHANGED, { detail: header }));
+      await header.redrawn;
       say(`Imported ${chosen.name}: hash ${done.hash}.`);
       return true;
     } catch (err) {
