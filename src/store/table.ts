@@ -22,6 +22,7 @@ import {
   type Work,
 } from './order';
 import { INSERT_BASE, mergeOrder, Overlay, type OverlayMark, type WriteMark } from './overlay';
+import { patchedOrder } from './patched-order';
 
 /** Every list has a `created` column: the creation time, which falls as the seeded index grows. */
 export type Created = 'created';
@@ -174,6 +175,8 @@ export interface TableKind<R, C extends string, F = R> {
 const MAX_FILTERED = 32;
 /** Inserted records and arrivals merged into an order, at most. */
 export const MERGE_LIMIT = 3_000_000;
+/** Inserts and deletions at most for an order kept as a patch over its base (see patched-order.ts). */
+export const PATCH_LIMIT = 16_384;
 /** Records a filter scans, at most: the largest seeded list and a merge's worth of writes. */
 export const SCAN_LIMIT = MAX_CALLS + MERGE_LIMIT;
 
@@ -242,7 +245,7 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
   private newest: number | undefined;
   private newestStale = false;
   private seededOrders = new Map<string, Uint32Array>();
-  private readonly overlayOrders = new Map<string, Uint32Array>();
+  private readonly overlayOrders = new Map<string, Order>();
   /** Filtered orders, most recent last; a few dozen at most, dropped on any write. */
   private readonly filtered = new Map<string, Uint32Array>();
 
@@ -522,8 +525,7 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
     } else if (this.overlay.empty && (sort === null || sort.column === 'created')) {
       // Every arrival is newer than every seeded record: the creation orders are the two runs
       // end to end, no merge (ten years of traffic merged would never end).
-      const arrivals = (this.arrivals as Arrivals<R>).createdOrder(this.clockSeen, sort?.direction !== 'asc');
-      order = sort?.direction === 'asc' ? concatOrder(seeded, arrivals) : concatOrder(arrivals, seeded);
+      order = this.creationRuns(sort, seeded);
     } else {
       order = yield* this.merged(sort, seeded, get, writes, arrived);
     }
@@ -543,8 +545,32 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
     arrived: number,
   ): Work<Order> {
     const key = sortKey(sort);
-    let perm = this.overlayOrders.get(key);
-    if (perm === undefined) {
+    let merged = this.overlayOrders.get(key);
+    if (merged !== undefined) return merged;
+    // Few writes over an order that needs no merge of arrivals: a patch over it, made by a
+    // binary search a write, rather than the whole order written out again after each write.
+    const base =
+      arrived === 0 ? seeded : sort === null || sort.column === 'created' ? this.creationRuns(sort, seeded) : null;
+    if (base !== null && this.overlay.insertedCount + this.overlay.deletedCount <= PATCH_LIMIT) {
+      const compare = this.comparator(sort, (id) => get(id).sid);
+      const keyOf = this.keyOf(sort);
+      const made = new Map<number, SortKey>();
+      const record = (id: number) => {
+        let k = made.get(id);
+        if (k === undefined) {
+          k = keyOf(get(id), id);
+          made.set(id, k);
+        }
+        return k;
+      };
+      // Deleted inserts are gone from the inserts already; deleted seeded records and arrivals come out of the base.
+      const deleted = [...this.overlay.deletedIds()].filter((id) => id < INSERT_BASE || id >= ARRIVAL_BASE);
+      const inserted = Array.from(this.overlay.insertedEntries(), ([id]) => id);
+      merged = yield* patchedOrder(base, deleted, inserted, (a, b) => compare(record(a), record(b)));
+      if (writes === this.writeCount) this.overlayOrders.set(key, merged);
+      return merged;
+    }
+    {
       // Arrivals are placed as inserts are: among the seeded order, by the same comparison.
       // Past MERGE_LIMIT (years of traffic) the merge would outgrow memory and take hours.
       const merging = this.overlay.insertedCount + arrived;
@@ -571,10 +597,17 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
         if (k % 1024 === 1023) yield;
       }
       const record = (id: number) => made.get(id) ?? keyOf(get(id), id);
-      perm = yield* mergeOrder(seeded, deleted, inserted, (a, b) => compare(record(a), record(b)));
-      if (writes === this.writeCount) this.overlayOrders.set(key, perm);
+      const perm = yield* mergeOrder(seeded, deleted, inserted, (a, b) => compare(record(a), record(b)));
+      merged = permutationOrder(perm);
+      if (writes === this.writeCount) this.overlayOrders.set(key, merged);
     }
-    return permutationOrder(perm);
+    return merged;
+  }
+
+  /** A creation order with arrivals: the arrivals' run and the seeded one end to end (every arrival is newer). */
+  private creationRuns(sort: StoreSort<C | Created> | null, seeded: Order): Order {
+    const arrivals = (this.arrivals as Arrivals<R>).createdOrder(this.clockSeen, sort?.direction !== 'asc');
+    return sort?.direction === 'asc' ? concatOrder(seeded, arrivals) : concatOrder(arrivals, seeded);
   }
 
   private *kept(
