@@ -3,7 +3,7 @@ import { callFromInput } from '../../src/admin/call-input';
 import { finish, permutationOrder } from '../../src/store/order';
 import { mergeOrder } from '../../src/store/overlay';
 import { patchedOrder } from '../../src/store/patched-order';
-import { sortComparator } from '../../src/store/table';
+import { type RecordKey, sortComparator } from '../../src/store/table';
 import { type Account, World } from '../../src/store/world';
 
 const all = (o: { length: number; at(p: number): number }) => Array.from({ length: o.length }, (_, p) => o.at(p));
@@ -74,13 +74,9 @@ describe('an account with live traffic, inserts and deletions: its creation orde
       expect(ids).not.toContain(seededId);
       expect(ids).not.toContain(arrivalId);
       const key = a.calls.recordKey({ column: 'created', direction });
-      const compare = sortComparator(
+      const compare = sortComparator<RecordKey>(
         { column: 'created', direction },
-        {
-          value: (k: { v: string | number }) => k.v,
-          created: (k: { c: number }) => k.c,
-          sid: (k: { sid: string }) => k.sid,
-        },
+        { value: (k) => k.v, created: (k) => k.c, sid: (k) => k.sid },
       );
       for (let p = 1; p < ids.length; p++) {
         const [x, y] = [key(a.calls.get(ids[p - 1] as number)), key(a.calls.get(ids[p] as number))];
