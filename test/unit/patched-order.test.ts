@@ -19,8 +19,8 @@ describe('patchedOrder: the merge kept as a patch over its base', () => {
         (seededKeys, insertedKeys, deletions, descending) => {
           // Ids 0..n-1 are seeded, 1000+ inserted; the key ties are broken by id, as the tables' are.
           const keys = new Map<number, number>();
-          seededKeys.forEach((k, i) => keys.set(i, k));
-          insertedKeys.forEach((k, i) => keys.set(1000 + i, k));
+          for (const [i, k] of seededKeys.entries()) keys.set(i, k);
+          for (const [i, k] of insertedKeys.entries()) keys.set(1000 + i, k);
           const sign = descending ? -1 : 1;
           const compare = (a: number, b: number) => sign * ((keys.get(a) as number) - (keys.get(b) as number)) || a - b;
           const base = permutationOrder(Uint32Array.from([...seededKeys.keys()].sort(compare)));
