@@ -282,12 +282,10 @@ export class WriteLog {
     try {
       await this.transport.append(entry);
     } catch (err) {
-      if (err instanceof OutcomeUnknown) {
-        // It may yet be applied: while this replica lives, a late arrival still answers nobody.
-        this.mine.delete(entry.id);
-        throw new ApiError(503, messages.logOutcomeUnknown(this.transport.where, reasonOf(err)));
-      }
+      // Not ordered, or its fate unknown: a late arrival answers nobody.
       this.mine.delete(entry.id);
+      if (err instanceof OutcomeUnknown)
+        throw new ApiError(503, messages.logOutcomeUnknown(this.transport.where, reasonOf(err)));
       if (err instanceof LogDiverged) {
         this.gap = err.has;
         throw new ApiError(503, messages.logDiverged(this.transport.where, err.has, this.applied));

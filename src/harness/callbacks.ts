@@ -194,7 +194,6 @@ export class CallbackDesk {
   private seq = 0;
   /** Each call's last delivery: the next one starts after it (one Downloader actor a call). */
   private readonly chains = new Map<string, Promise<void>>();
-  private inFlight = 0;
   /** Deliveries made due and not yet ended (queued or under way). */
   private waitingCount = 0;
   /** Deliveries allowed to start when a slot frees, in the order they asked. */
@@ -300,11 +299,6 @@ export class CallbackDesk {
     return this.waitingCount;
   }
 
-  /** Deliveries under way now (at most AT_ONCE). */
-  get sending(): number {
-    return this.inFlight;
-  }
-
   /**
    * Ends every delivery: those under way are aborted and those waiting end unsent, each journaled
    * so. A stopping server calls it, so that no receiver (one that drips its answer) holds the
@@ -407,7 +401,6 @@ export class CallbackDesk {
   private async send(entry: CallbackEntry, d: DueDelivery): Promise<void> {
     const sub = d.inbound ?? d.call.callback;
     if (sub === undefined) return;
-    this.inFlight++;
     // Timing is reported, never used: it shapes no data.
     const started = performance.now();
     const deadlineAt = started + this.options.timeoutMs;
@@ -460,7 +453,6 @@ export class CallbackDesk {
     } finally {
       entry.state = 'done';
       entry.elapsed_ms = Math.round(performance.now() - started);
-      this.inFlight--;
       this.weigh(entry);
     }
   }

@@ -68,9 +68,10 @@ export function errorHandler(onInternal: (err: unknown) => void): ErrorRequestHa
  * says what it lacks, so that a client's author sees why. A path of Restcomm Connect's own
  * (`/restcomm/2012-04-24/…`) is served only in its dialect: without it, the message names the flag.
  */
-export const notFound =
-  (dialect: DialectName): RequestHandler =>
-  (req) => {
+export const notFound = (dialect: DialectName): RequestHandler => {
+  // The routes a near miss is measured against, listed once.
+  const known = knownRoutes(dialect);
+  return (req) => {
     if (dialect !== 'restcomm' && req.path.startsWith(`${RESTCOMM_MOUNT}/${API_VERSION}/`)) {
       throw new ApiError(
         404,
@@ -93,10 +94,11 @@ export const notFound =
           : 'the /call prefix';
       throw new ApiError(404, messages.notFoundPrinted(req.method, req.path, lacks, wanted));
     }
-    const near = nearestRoute(req.path, knownRoutes(dialect));
+    const near = nearestRoute(req.path, known);
     if (near !== undefined) throw new ApiError(404, messages.notFoundNear(req.method, req.path, near));
     throw new ApiError(404, messages.notFound(req.method, req.path));
   };
+};
 
 /** Every route pattern a dialect serves: the API under each of its mounts, and the admin API. */
 function knownRoutes(dialect: DialectName): string[] {
