@@ -56,6 +56,8 @@ export interface AppDeps {
   restcommConsole?: string | null;
   /** Where the write log is kept (default: this process alone). */
   log?: LogTransport;
+  /** Writes between two checkpoints of a fleet's log (default 10,000; see `--checkpoint-every`). */
+  checkpointEvery?: number;
   /** This process's name in the write log's entry ids (default `local`). */
   replica?: string;
   /** How long a request carrying X-Callrec-Version waits for its replica to apply it (default 5000 ms). */
@@ -110,7 +112,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
   const strict = deps.strict ?? false;
   const dialect = DIALECTS[deps.dialect ?? 'spec'];
   const replica = deps.replica ?? 'local';
-  const log = new WriteLog(deps.log ?? localTransport(), replica, WRITE_HANDLERS);
+  const log = new WriteLog(deps.log ?? localTransport(), replica, WRITE_HANDLERS, deps.checkpointEvery);
   const admin: AdminContext = {
     world,
     journal,

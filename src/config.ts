@@ -48,6 +48,8 @@ export interface Config {
   restcommConsole: string | null;
   /** Processes serving on this host (node:cluster), one write log kept by the primary. */
   workers: number;
+  /** Writes between two checkpoints of a fleet's write log: the log keeps no more than two such spans. */
+  checkpointEvery: number;
   /** The write log as a Redis stream shared by every replica (`redis://…`); null: this host's own. */
   redis: string | null;
   /** Hosts besides loopback that status callbacks may go to (`*.example.com` for sub-domains). */
@@ -410,6 +412,16 @@ export const OPTIONS: readonly OptionDoc[] = [
     help: 'keep the write log in Redis (redis:// or rediss://), shared by every replica started with the same URL and options',
     parse: redisUrl,
     fallback: null,
+  }),
+  option({
+    name: 'checkpoint-every',
+    key: 'checkpointEvery',
+    env: 'CALLREC_CHECKPOINT_EVERY',
+    value: 'N',
+    default: '10000',
+    help: 'with --workers or --redis: writes between two checkpoints of the write log (a new replica starts from the last; older entries go)',
+    parse: intIn(1, 10_000_000),
+    fallback: 10_000,
   }),
   option({
     name: 'callback-hosts',

@@ -298,6 +298,8 @@ export const messages = {
     `The write was sent to the write log (${where}) and no answer came (${why}): it may yet be applied. Check before sending it again (GET what it writes, or the journal)`,
   logEntryUnusable: (where: string, version: number, problem: string) =>
     `Entry ${version} of the write log (${where}) cannot be applied: ${problem}. This replica stopped applying the log there; remove the entry's writer and start the fleet on a new log`,
+  logCheckpointUnusable: (where: string, version: string, problem: string) =>
+    `The checkpoint of the write log (${where}) at version ${version} cannot be applied: ${problem}. Start this replica with the build and options the fleet runs.`,
   logHalted: (reason: string) => `The write was not applied: this replica stopped applying the write log. ${reason}`,
   logNoRoute: (route: string) => `The write log names no write ${JSON.stringify(route)} of this build`,
   logDiverged: (where: string, has: number, applied: number) =>

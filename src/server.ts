@@ -132,6 +132,7 @@ async function serveOn(
     uptime: () => process.uptime() - started,
     log: transport,
     replica,
+    checkpointEvery: config.checkpointEvery,
     callbackHosts: config.callbackHosts,
     callbackTimeoutMs: config.callbackTimeoutMs,
     callbacksInBackground: config.callbacksInBackground,

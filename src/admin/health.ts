@@ -50,7 +50,16 @@ function healthView(
     strict: ctx.strict,
     // Which process answered, and how far it has applied the write log (replicas agree once equal).
     replica: ctx.log.replica,
-    log: { version: ctx.log.version, where: ctx.log.transport.where, up: ctx.log.up, halted },
+    log: {
+      version: ctx.log.version,
+      where: ctx.log.transport.where,
+      up: ctx.log.up,
+      halted,
+      // A fleet's log is bounded by checkpoints: the one this replica started from, the newest it made.
+      ...(ctx.log.transport.checkpoint === undefined
+        ? {}
+        : { checkpoint: { started_from: ctx.log.checkpoints.startedFrom, made: ctx.log.checkpoints.made } }),
+    },
     // The accounts with production's hazards on, or restarts made: a run that passes here with
     // hazards says so.
     hazards: accounts

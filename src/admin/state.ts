@@ -113,6 +113,88 @@ function counter(value: unknown, at: string, atLeast: number): number {
   return value;
 }
 
+/**
+ * A sandbox's entry as a reset of it brings it back (its clock, restarts and writes when it was
+ * forked), or null for any other account: a checkpoint carries it beside the export, which
+ * holds the sandbox as it is now.
+ * @example forkBaseEntry(sandbox) // { now: '2025-06-01T12:00:00.000Z', deleted_calls: [], inserted_calls: [], … }
+ */
+export function forkBaseEntry(a: Account): Record<string, unknown> | null {
+  const at = a.forkedWith;
+  const calls = a.calls.forkBase();
+  const recordings = a.recordings.forkBase();
+  if (at === null || calls === null || recordings === null) return null;
+  return {
+    now: isoMillis(at.atMs),
+    deleted_calls: calls.deleted.map((i) => a.calls.get(i).sid),
+    deleted_recordings: recordings.deleted.map((j) => a.recordings.get(j).sid),
+    restarts: at.sweeps.map((s) => ({ instance_id: s.instanceId, at: isoMillis(s.atMs) })),
+    inserted_calls: calls.inserted.map(callAsInput),
+    inserted_recordings: recordings.inserted.map(recordingAsInput),
+    call_inserts: calls.nextInsert,
+    recording_inserts: recordings.nextInsert,
+  };
+}
+
+/**
+ * A sandbox of a checkpoint: made from `base` (what its reset goes back to), then brought to
+ * its entry as the export holds it now, write by write, so that a reset of it later goes back
+ * to where the sandbox's own reset would have. The state import alone cannot: it makes what it
+ * imports the sandbox's base.
+ */
+function* importForked(scratch: World, entry: Record<string, unknown>, base: unknown, at: string): Work<Account> {
+  const account = yield* importAccount(scratch, { ...entry, ...asObject(base, `${at}.base`) }, `${at}.base`);
+  const sids = (field: string) => asList(entry[field] ?? [], `${at}.${field}`) as { sid?: unknown }[];
+  const now = entry['now'] === undefined ? scratch.nowMs : instantAt(`${at}.now`, entry['now']);
+  scratch.setSandboxClock(account, Math.max(now, account.context.nowMs));
+  const calls = sids('inserted_calls');
+  const recordings = sids('inserted_recordings');
+  const keepCalls = new Set(calls.map((c) => c.sid));
+  const keepRecordings = new Set(recordings.map((r) => r.sid));
+  // Base inserts deleted since: by their sids, before any insert takes an id.
+  const gone = (
+    records: readonly { sid: string }[],
+    keep: Set<unknown>,
+    table: { find(sid: string): number | undefined },
+  ) => records.filter((r) => !keep.has(r.sid)).map((r) => table.find(r.sid) as number);
+  scratch.removeRecords(
+    account,
+    gone(account.calls.insertedRecords(), keepCalls, account.calls),
+    gone(account.recordings.insertedRecords(), keepRecordings, account.recordings),
+  );
+  for (const [k, c] of calls.entries()) {
+    if (typeof c.sid === 'string' && account.calls.find(c.sid) !== undefined) continue;
+    scratch.insertCalls(account, [callFromInput(account, c, `${at}.inserted_calls[${k}]`, k)], true);
+    if (k % RECORDS_PER_SLICE === 0) yield;
+  }
+  for (const [k, r] of recordings.entries()) {
+    if (typeof r.sid === 'string' && account.recordings.find(r.sid) !== undefined) continue;
+    scratch.insertRecordings(account, [recordingFromInput(account, r, `${at}.inserted_recordings[${k}]`, k)], true);
+    if (k % RECORDS_PER_SLICE === 0) yield;
+  }
+  // Seeded records deleted since the fork: those still live here.
+  const live = (field: string, table: { find(sid: string): number | undefined }) =>
+    asList(entry[field] ?? [], `${at}.${field}`)
+      .map((sid) => (typeof sid === 'string' ? table.find(sid) : undefined))
+      .filter((id): id is number => id !== undefined);
+  scratch.removeRecords(account, live('deleted_calls', account.calls), live('deleted_recordings', account.recordings));
+  const restarts = asList(entry['restarts'] ?? [], `${at}.restarts`);
+  for (const [k, raw] of restarts.slice(account.sweeps.length).entries()) {
+    const r = readerOf(raw, `${at}.restarts[${k}]`, ['instance_id', 'at']);
+    scratch.restartAccount(
+      account,
+      (r.body['instance_id'] ?? null) as string | null,
+      instantAt(`${at}.restarts[${k}].at`, r.body['at']),
+    );
+  }
+  scratch.setInsertCounters(
+    account,
+    counter(entry['call_inserts'], `${at}.call_inserts`, 0),
+    counter(entry['recording_inserts'], `${at}.recording_inserts`, 0),
+  );
+  return account;
+}
+
 /** Records imported between two yields: an import of 80,000 calls lets other requests in. */
 const RECORDS_PER_SLICE = 512;
 
@@ -187,9 +269,10 @@ function* importAccount(scratch: World, raw: unknown, at: string): Work<Account>
 /**
  * Replaces the world's state with an exported one; a ValidationError naming the field changes
  * nothing. Work in slices: the import is built on a scratch world, which the running one
- * replaces at the end, whole (writes made meanwhile are replaced too).
+ * replaces at the end, whole (writes made meanwhile are replaced too). `bases`: what each
+ * sandbox's reset goes back to, by sid (a checkpoint's; see forkBaseEntry).
  */
-export function* importState(world: World, raw: unknown): Work<void> {
+export function* importState(world: World, raw: unknown, bases?: Readonly<Record<string, unknown>>): Work<void> {
   const body = asObject(raw, 'state');
   checkKeys(body, 'state', ['format', 'seed', 'clock', 'now', 'fixtures', 'accounts']);
   const { seed, clockMs, now } = stateHead(body, 'state');
@@ -201,7 +284,9 @@ export function* importState(world: World, raw: unknown): Work<void> {
   for (const [i, a] of asList(body['accounts'], 'state.accounts').entries()) {
     // A turn between accounts too: 4,000 sandboxes of no inserts each held other answers 0.7 s.
     yield;
-    yield* importAccount(scratch, a, `state.accounts[${i}]`);
+    const base = bases?.[String((a as { sid?: unknown } | null)?.sid)];
+    if (base === undefined) yield* importAccount(scratch, a, `state.accounts[${i}]`);
+    else yield* importForked(scratch, asObject(a, `state.accounts[${i}]`), base, `state.accounts[${i}]`);
   }
   scratch.checkHierarchy('state.accounts');
   world.replaceWith(scratch);
@@ -385,6 +470,9 @@ function* inChunks<R>(out: Sink, records: readonly R[], input: (r: R) => unknown
     yield;
   }
 }
+
+/** The world's export as JSON text pieces, captured now (see stateWriter): what a checkpoint holds. */
+export const stateChunks = (world: World): Generator<string> => chunksOf(stateWriter(world));
 
 /** `GET /__admin/state`: the export, captured at once, written in slices as the socket takes it. */
 export const getState: AdminHandler = (ctx) => ({ status: 200, chunks: chunksOf(stateWriter(ctx.world)) });

@@ -1,5 +1,7 @@
 import { ApiError, messages, ValidationError } from '../errors';
 import type { Tally } from '../harness/tally';
+import { nextTurn, runSliced } from '../http/slices';
+import { CheckpointRule, captureCheckpoint, checkpointText, restoreCheckpoint } from './checkpoint';
 import { type AdminContext, type AdminHandler, type AdminReply, adminRequestOf, endAccount, ok } from './context';
 
 /**
@@ -52,9 +54,14 @@ export interface LogTransport {
   readonly where: string;
   /**
    * Hands every entry, in order and once, to `deliver`, as read (the write log checks its
-   * shape); resolves once everything the log held when it was called is handed.
+   * shape); resolves once everything the log held when it was called is handed. A log that
+   * holds a checkpoint hands that to `start` first, and only the entries after it once `start`
+   * has resolved.
    */
-  open(deliver: (version: number, entry: unknown) => void): Promise<void>;
+  open(
+    deliver: (version: number, entry: unknown) => void,
+    start?: (version: number, checkpoint: string) => Promise<void>,
+  ): Promise<void>;
   /** Orders an entry (it comes back through `deliver`); rejects when the log cannot be reached. */
   append(entry: LogEntry): Promise<void>;
   /** The newest version the log holds, as far as this process can tell (for the lag). */
@@ -66,6 +73,12 @@ export interface LogTransport {
    * may keep a `RefusedWrite` in its place, or nothing a reader cannot tell from one.
    */
   refused?(version: number, id: string): void;
+  /**
+   * Keeps `checkpoint`, the world at `version`, for replicas yet to start, and lets go of the
+   * entries it makes needless (a transport may keep one span more, for replicas still reading
+   * them). Absent: the log is this process's alone, and holds nothing to trim.
+   */
+  checkpoint?(version: number, checkpoint: string): Promise<void>;
   /** Wall time the fleet's clock counts from with --clock-rate (the first replica's start); none alone. */
   readonly genesisWallMs?: number;
   /** The other replicas, where there are some: their shared fault counters, and their journals. */
@@ -178,6 +191,9 @@ export class BadEntry {
 const isRefusal = (err: unknown) =>
   err instanceof ValidationError || (err instanceof ApiError && err.status >= 400 && err.status < 500);
 
+/** An entry's size as JSON: the same in every replica, whichever way it came. */
+const entryWeight = (entry: LogEntry) => JSON.stringify(entry).length;
+
 /** A reason for a message, from whatever a transport threw. */
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -213,24 +229,69 @@ export class WriteLog {
   applyingOwn = false;
   /** Resolves once this replica has applied what the log held when it opened. */
   ready: Promise<void> = Promise.resolve();
+  /** Where checkpoints fall; null when the transport keeps none. */
+  private readonly rule: CheckpointRule | null;
+  /** The checkpoint this replica started from, and the newest it made: versions, 0 for none. */
+  readonly checkpoints = { startedFrom: 0, made: 0 };
+  /** The restore of a checkpoint under way: entries after it wait for it. */
+  private restoring: Promise<void> | null = null;
 
   constructor(
     readonly transport: LogTransport,
     /** This process's name in entry ids (host and pid), unique in the fleet. */
     readonly replica: string,
     private readonly handlers: ReadonlyMap<string, AdminHandler>,
-  ) {}
+    /** Writes between two checkpoints (`--checkpoint-every`). */
+    checkpointEvery = 10_000,
+  ) {
+    this.rule = transport.checkpoint === undefined ? null : new CheckpointRule(checkpointEvery);
+  }
 
   /** Starts applying the log to `ctx`'s world. */
   open(ctx: AdminContext): void {
     this.ctx = ctx;
     this.ready = this.transport
-      .open((version, entry) => this.deliver(version, entry))
+      .open(
+        (version, entry) => this.deliver(version, entry),
+        (version, text) => this.start(ctx, version, text),
+      )
       .then(() => this.idle())
       .then(() => {
         // A replica that cannot apply what the log holds must not start: it would answer stale.
         if (this.halted !== null) throw new ValidationError('', this.halted);
       });
+  }
+
+  /** Starts from a checkpoint: the world becomes the log's at `version`, before any entry is applied. */
+  private start(ctx: AdminContext, version: number, text: string): Promise<void> {
+    this.received = version;
+    this.restoring = runSliced(restoreCheckpoint(ctx, text))
+      .then((restored) => {
+        // Entries after it may have been handed over meanwhile (`received` counts them): they wait in the queue.
+        if (restored !== version) throw new Error(`it says it is version ${restored}`);
+        this.applied = version;
+        this.checkpoints.startedFrom = version;
+        this.rule?.restart();
+      })
+      .catch((err: unknown) => {
+        const problem = err instanceof ValidationError ? `${err.path}: ${err.problem}` : reasonOf(err);
+        throw new ValidationError('', messages.logCheckpointUnusable(this.transport.where, String(version), problem));
+      });
+    return this.restoring;
+  }
+
+  /** Writes the world at `version` (just applied) out as the log's checkpoint, in slices, after this turn. */
+  private checkpoint(version: number): void {
+    const keep = this.transport.checkpoint?.bind(this.transport);
+    if (keep === undefined || this.ctx === null) return;
+    const pieces = captureCheckpoint(this.ctx, version);
+    void checkpointText(pieces, nextTurn)
+      .then((text) => keep(version, text))
+      .then(() => {
+        this.checkpoints.made = Math.max(this.checkpoints.made, version);
+      })
+      // A checkpoint not kept costs only memory: the next one is made a span later.
+      .catch(() => undefined);
   }
 
   /** The version this replica has applied: how many writes its world holds. */
@@ -346,10 +407,14 @@ export class WriteLog {
 
   /** Resolves once nothing handed over is left to apply. */
   private async idle(): Promise<void> {
+    // A checkpoint being restored with no entry after it: ready once it is (or never, with its reason).
+    if (this.restoring !== null) await this.restoring;
     while (this.draining !== null) await this.draining;
   }
 
   private async drain(): Promise<void> {
+    // A checkpoint that cannot be applied leaves the entries after it unapplied: `ready` says why.
+    if (this.restoring !== null && !(await this.restoring.then(() => true).catch(() => false))) return;
     for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
       const [version, entry] = next;
       const taker = this.mine.get(entry.id);
@@ -365,6 +430,9 @@ export class WriteLog {
       this.applyingOwn = false;
       this.applyingWallMs = null;
       this.applied = version;
+      // Counted by every replica alike; made by the replica that took the write, if it lives.
+      const weight = this.rule === null || 'error' in outcome || entry.kind === 'refused' ? 0 : entryWeight(entry);
+      if (this.rule?.count(weight) === true && taker !== undefined) this.checkpoint(version);
       if (taker !== undefined) {
         this.mine.delete(entry.id);
         // Refused alike by every replica, now and later: the log need not keep what it carried.

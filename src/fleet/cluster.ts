@@ -16,6 +16,7 @@ type ToPrimary =
   | { callrec: 'hello'; from: number }
   | { callrec: 'append'; entry: LogEntry }
   | { callrec: 'refused'; version: number; id: string }
+  | { callrec: 'checkpoint'; version: number; text: string }
   | { callrec: 'listening'; banner: string }
   | { callrec: 'tally'; n: number; op: TallyOp }
   | { callrec: 'counts?'; n: number; keys: string[] }
@@ -24,6 +25,7 @@ type ToPrimary =
 type ToWorker =
   | { callrec: 'genesis'; wallMs: number }
   | { callrec: 'entry'; version: number; entry: LogEntry }
+  | { callrec: 'checkpoint'; version: number; text: string }
   | { callrec: 'caught-up' }
   | { callrec: 'stop' }
   | { callrec: 'tallied'; n: number; reply: TallyReply }
@@ -44,14 +46,18 @@ export interface PrimaryIo {
 
 /**
  * `--workers N` on one host: the primary serves no request; it forks N workers that share the
- * port (each accepting from the one socket), keeps the write log in memory and orders
- * it: a worker's write goes to the primary, which numbers it and sends it to every worker in
- * that order. A worker that dies is started again and replays the log before it answers. Only
- * with `--redis` is the log elsewhere (each worker then reads Redis itself, and the primary only
- * forks and restarts). Resolves with the exit code once every worker has gone.
+ * port (each accepting from the one socket), keeps the write log in memory (its newest
+ * checkpoint and the entries after it) and orders it: a worker's write goes to the primary,
+ * which numbers it and sends it to every worker in that order. A worker that dies is started
+ * again and replays the log (from the checkpoint) before it answers. Only with `--redis` is the
+ * log elsewhere (each worker then reads Redis itself, and the primary only forks and restarts).
+ * Resolves with the exit code once every worker has gone.
  */
 export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Promise<number> {
+  /** The entries after `base`: those up to it are in the checkpoint, which a new worker starts from. */
   const log: LogEntry[] = [];
+  let base = 0;
+  let checkpoint: { version: number; text: string } | null = null;
   const live = new Set<Worker>();
   // The fleet's fault counters: kept here, where every worker's match is one message away.
   const tally = localTally();
@@ -91,18 +97,26 @@ export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Pro
       if (m.callrec === 'genesis?') {
         send(w, { callrec: 'genesis', wallMs: genesisWallMs });
       } else if (m.callrec === 'hello') {
-        // The backlog, then live entries: one channel keeps them in order.
-        for (let v = m.from + 1; v <= log.length; v++)
-          send(w, { callrec: 'entry', version: v, entry: log[v - 1] as LogEntry });
+        // The checkpoint, the backlog after it, then live entries: one channel keeps them in order.
+        if (checkpoint !== null && m.from < checkpoint.version) send(w, { callrec: 'checkpoint', ...checkpoint });
+        for (let v = Math.max(m.from, base) + 1; v <= base + log.length; v++)
+          send(w, { callrec: 'entry', version: v, entry: log[v - base - 1] as LogEntry });
         send(w, { callrec: 'caught-up' });
         live.add(w);
       } else if (m.callrec === 'refused' && orders) {
         // Every worker refused it alike: replays need only its place, not its (maybe 1 MB) body.
-        const at = log[m.version - 1];
-        if (at !== undefined && at.id === m.id) log[m.version - 1] = { kind: 'refused', id: m.id };
+        const at = log[m.version - base - 1];
+        if (at !== undefined && at.id === m.id) log[m.version - base - 1] = { kind: 'refused', id: m.id };
+      } else if (m.callrec === 'checkpoint' && orders) {
+        // The world at that version, made by the worker that took its write: what came before goes.
+        if (m.version > base && m.version <= base + log.length) {
+          checkpoint = { version: m.version, text: m.text };
+          log.splice(0, m.version - base);
+          base = m.version;
+        }
       } else if (m.callrec === 'append' && orders) {
         log.push(m.entry);
-        const version = log.length;
+        const version = base + log.length;
         for (const x of live) send(x, { callrec: 'entry', version, entry: m.entry });
       } else if (m.callrec === 'tally') {
         send(w, { callrec: 'tallied', n: m.n, reply: tally.step(m.op) as TallyReply });
@@ -262,10 +276,14 @@ export async function workerTransport(replica: string): Promise<LogTransport> {
     get up() {
       return process.connected;
     },
-    open(deliver) {
+    open(deliver, start) {
       return new Promise<void>((resolve, reject) => {
         process.on('message', (m: ToWorker) => {
-          if (m?.callrec === 'entry') {
+          if (m?.callrec === 'checkpoint') {
+            head = Math.max(head, m.version);
+            // The write log holds the entries that follow until the checkpoint is restored.
+            start?.(m.version, m.text).catch(reject);
+          } else if (m?.callrec === 'entry') {
             head = Math.max(head, m.version);
             deliver(m.version, m.entry);
           } else if (m?.callrec === 'caught-up') {
@@ -276,6 +294,7 @@ export async function workerTransport(replica: string): Promise<LogTransport> {
       });
     },
     append: (entry) => ask({ callrec: 'append', entry }),
+    checkpoint: (version, text) => ask({ callrec: 'checkpoint', version, text }),
     refused: (version, id) => {
       ask({ callrec: 'refused', version, id }).catch(() => undefined);
     },

@@ -41,6 +41,8 @@ export function genesisOf(
       serverZone: config.serverZone,
       // A create is read again where it is applied, StatusCallback host check included: a
       // replica allowing other hosts would keep a call another refuses.
+      // Where checkpoints fall: every replica counts alike, so one is made per span.
+      checkpointEvery: config.checkpointEvery,
       callbackHosts: [...new Set(config.callbackHosts.map((h) => h.toLowerCase()))].sort(),
     },
     wallMs,

@@ -20,7 +20,26 @@ const KEYS = {
   genesis: 'callrec:genesis',
   ids: 'callrec:ids',
   refused: 'callrec:refused',
+  checkpoint: 'callrec:checkpoint',
 } as const;
+
+/**
+ * Keeps a checkpoint (the world at version ARGV[1], text ARGV[2]) when it is newer than the one
+ * kept, and trims what the one before it made needless: stream entries, ids and refusals up to
+ * that older version. One span stays, for replicas still reading it; a new replica starts from
+ * the newest checkpoint. Ids fenced off (score 0) stay: an append may still be on its way.
+ */
+const CHECKPOINT = `
+local kept = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+local v = tonumber(ARGV[1])
+if v <= kept then return 0 end
+redis.call('HSET', KEYS[1], 'version', v, 'text', ARGV[2])
+if kept > 0 then
+  redis.call('XTRIM', KEYS[2], 'MINID', (kept + 1) .. '-0')
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], 1, kept)
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], 1, kept)
+end
+return 1`;
 
 /**
  * A refused write leaves the stream: its entry is deleted and its version noted, atomically, so a
@@ -321,7 +340,16 @@ export async function redisTransport(
     get up() {
       return cmd.status === 'ready';
     },
-    async open(deliver) {
+    async open(deliver, start) {
+      // The newest checkpoint first, if the log has one: the entries before it may be gone.
+      const [version, text] = await reader.hmget(KEYS.checkpoint, 'version', 'text');
+      if (typeof version === 'string' && typeof text === 'string' && start !== undefined) {
+        const v = Number(version);
+        after = `${v}-1`;
+        handed = v;
+        seen = Math.max(seen, v);
+        await start(v, text);
+      }
       // Caught up: everything the stream held when this began is handed on before the replica answers.
       while ((await readBatch(deliver, false)) === BATCH) {}
       // Then follow it, for as long as the replica lives; while Redis is away, try again.
@@ -347,6 +375,9 @@ export async function redisTransport(
       }
       if (v < 0) throw new LogDiverged(-1 - v);
       if (v === 0) throw new Error('the append was fenced off before it reached the log');
+    },
+    async checkpoint(version, text) {
+      await command(() => cmd.eval(CHECKPOINT, 4, KEYS.checkpoint, KEYS.log, KEYS.ids, KEYS.refused, version, text));
     },
     refused(version) {
       // Best effort: a refusal that stays in the stream is applied as a refusal again.

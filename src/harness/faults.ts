@@ -44,6 +44,13 @@ export interface FaultTarget {
   account: string | null;
 }
 
+/** See Faults.book. */
+export interface FaultBook {
+  counter: number;
+  made: number;
+  list: { id: string; serial: number; key: string; spec: FaultSpec }[];
+}
+
 interface Fault {
   id: string;
   /** Creation order: the first fault that matches acts, whichever index it is found in. */
@@ -135,6 +142,32 @@ export class Faults {
     this.list.push(fault);
     this.index();
     return this.view(fault, emptyTally());
+  }
+
+  /**
+   * The faults as a checkpoint carries them: each with its id, place and tally key, and the
+   * counters that number the next one. The tally's counts are not in it: they are the fleet's.
+   * @example faults.book() // { counter: 1, made: 3, list: [{ id: 'fault-1', serial: 1, key: 'tally:3', spec: { status: 503 } }] }
+   */
+  book(): FaultBook {
+    return {
+      counter: this.counter,
+      made: this.made,
+      list: this.list.map((f) => ({ id: f.id, serial: f.serial, key: f.key, spec: f.spec })),
+    };
+  }
+
+  /** Puts back the faults of a checkpoint (see `book`), replacing these; the tally keeps its counts. */
+  restoreBook(book: FaultBook): void {
+    this.counter = book.counter;
+    this.made = book.made;
+    this.list = book.list.map((f) => ({
+      ...f,
+      matches: pathMatcher(f.spec.path),
+      response: responseOf(f.spec),
+      draws: new StreamFamily([this.seed(), 'faults', f.id]),
+    }));
+    this.index();
   }
 
   /** Keeps the faults for which `keep` holds; the tally forgets the others (when it is this process's). */

@@ -34,6 +34,8 @@ export interface Account {
   notificationsOfCall(callId: number): number[];
   /** Restart sweeps so far, oldest first (see `sweptAtClock`). */
   readonly sweeps: readonly RestartSweep[];
+  /** A sandbox's clock and restarts as a reset of it brings them back; null for any other account. */
+  readonly forkedWith: { atMs: number; sweeps: readonly RestartSweep[] } | null;
   /** The nodes its hazards put on its traffic (none without the `instances` hazard). */
   readonly nodes: readonly HazardNode[];
   /** Its live traffic's calls, when it has traffic: what the walks report asks when a row appeared. */
@@ -139,6 +141,11 @@ export class AccountStore implements Account {
     this.sweeps = this.forkedSweeps;
     // A sandbox's own clock goes back to where it was forked.
     if (this.forkedAtMs !== null) this.context.nowMs = this.forkedAtMs;
+  }
+
+  /** What a reset of a sandbox goes back to: its clock and restarts when forked (its tables say the rest). */
+  get forkedWith(): { atMs: number; sweeps: readonly RestartSweep[] } | null {
+    return this.forkedAtMs === null ? null : { atMs: this.forkedAtMs, sweeps: this.forkedSweeps };
   }
 
   /** For a sandbox, the clock it was forked at; null for an account of its own. */

@@ -102,6 +102,8 @@ export interface TableView<R, C extends string, F = R> {
   deletedIndexes(): number[];
   /** Inserted records, in insert order. */
   insertedRecords(): R[];
+  /** A fork's writes as a reset of it brings them back (see Table.forkBase); null when not a fork. */
+  forkBase(): { inserted: R[]; deleted: number[]; nextInsert: number } | null;
   /** Counts changes to the inserted and deleted records alone (a clock move is none): what an index of them keys on. */
   readonly overlayWrites: number;
   /**
@@ -462,6 +464,21 @@ export class Table<R extends F & { sid: string }, C extends string, F = R> imple
   /** The writes as they are now become what `clearWrites` goes back to. For the World only. */
   markForked(): void {
     this.forkedWith = { writes: this.overlay.mark(), clockRecords: this.clockRecords };
+  }
+
+  /**
+   * What `clearWrites` goes back to, for a fork (null for any other table): the live inserted
+   * records and deleted ids then, and the insert counter. A checkpoint writes it out.
+   */
+  forkBase(): { inserted: R[]; deleted: number[]; nextInsert: number } | null {
+    if (this.forkedWith === null) return null;
+    const base = new Overlay<R>();
+    base.restore(this.forkedWith.writes);
+    return {
+      inserted: Array.from(base.insertedEntries(), ([, rec]) => rec),
+      deleted: [...base.deletedIds()].sort((x, y) => x - y),
+      nextInsert: base.nextInsert,
+    };
   }
 
   /** Sets the insert counter, as a state import restores it. For the World only. */

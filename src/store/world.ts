@@ -34,16 +34,20 @@ export interface Fork {
   source: 'account' | 'state';
   name: string;
   /**
-   * Unique in the process, never reused (not even after a reset gives a sid back): a TTL timer
-   * ends only the sandbox it was set for.
+   * Unique in the world, never reused (not even after a reset or an import gives a sid back):
+   * a TTL timer ends only the sandbox it was set for.
    */
   serial: number;
   /** The test run that made it (`run`), so that the run's teardown can end what a killed worker left. */
   run?: string;
 }
 
-/** Numbers every fork of the process: see Fork.serial. */
-let forkSerial = 0;
+/** See World.forkBook. */
+export interface ForkBook {
+  made: number;
+  serial: number;
+  forks: ({ sid: string } & Fork)[];
+}
 
 /** Friendly names are at most this long (fixtures, the admin API, state imports). */
 const NAME_CHARS = 200;
@@ -117,6 +121,8 @@ export class World {
   private forks = new Map<string, Fork>();
   /** Forks made since the last reset: numbers the next one's identity. */
   private forksMade = 0;
+  /** Forks ever made or brought in by an import: see Fork.serial. */
+  private forkSerial = 0;
   /** --clock-rate: the clock follows a wall clock from an anchor (local use, not deterministic). */
   private follow: { rate: number; wall: () => number; wallAt: number; clockAt: number } | null = null;
 
@@ -273,7 +279,7 @@ export class World {
       from,
       source: home === this ? 'account' : 'state',
       name: friendlyName,
-      serial: ++forkSerial,
+      serial: ++this.forkSerial,
       ...(run === undefined ? {} : { run }),
     });
     this.add(fork);
@@ -298,6 +304,32 @@ export class World {
   sandboxes(): ({ sid: string } & Fork)[] {
     // A reseed or an import replaces the accounts without ending forks one by one: only live ones count.
     return [...this.forks].filter(([sid]) => this.bySid.has(sid)).map(([sid, f]) => ({ sid, ...f }));
+  }
+
+  /**
+   * What numbers forks and ties expiries to them, beyond what a state export shows: how many
+   * forks were made since the last reset (the next sandbox's sid), the process's fork serial, and
+   * each live sandbox's serial, source and run. A checkpoint carries it, so that a replica started
+   * from one forks and expires exactly as the replicas that applied every write did.
+   */
+  forkBook(): ForkBook {
+    return { made: this.forksMade, serial: this.forkSerial, forks: this.sandboxes() };
+  }
+
+  /** Takes a checkpoint's fork book over, after its state was imported (which made its own). */
+  restoreForkBook(book: ForkBook): void {
+    this.forksMade = book.made;
+    this.forkSerial = book.serial;
+    for (const { sid, ...fork } of book.forks) if (this.bySid.has(sid)) this.forks.set(sid, fork);
+  }
+
+  /** With --clock-rate, the wall time and clock the clock counts from (a checkpoint carries them); else null. */
+  get followAnchor(): { wallAt: number; clockAt: number } | null {
+    return this.follow === null ? null : { wallAt: this.follow.wallAt, clockAt: this.follow.clockAt };
+  }
+
+  set followAnchor(anchor: { wallAt: number; clockAt: number } | null) {
+    if (this.follow !== null && anchor !== null) Object.assign(this.follow, anchor);
   }
 
   /** Back to the state built from the seed and fixtures: writes, created and deleted accounts undone. */
@@ -330,8 +362,9 @@ export class World {
     this.spec = other.spec;
     this.context = other.context;
     this.base = other.base;
-    // An import brings its sandboxes back as sandboxes: those live before it end with their accounts.
-    this.forks = other.forks;
+    // An import brings its sandboxes back as sandboxes: those live before it end with their
+    // accounts. Numbered after every fork this world made, so no timer set before ends one.
+    this.forks = new Map([...other.forks].map(([sid, f]) => [sid, { ...f, serial: ++this.forkSerial }]));
     this.forksMade = other.forksMade;
     this.anchor();
     this.setList([...other.bySid.values()]);
@@ -378,7 +411,7 @@ export class World {
     const store = new AccountStore(context, makeAccountProfile(own.seed, spec, 0), spec);
     this.adopt(store);
     this.forksMade++;
-    this.forks.set(store.profile.sid, { from, source: 'account', name: spec.friendlyName, serial: ++forkSerial });
+    this.forks.set(store.profile.sid, { from, source: 'account', name: spec.friendlyName, serial: ++this.forkSerial });
     return store;
   }
 

@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import Redis from 'ioredis';
 import { messages } from '../../src/errors';
 import { runCli, type Spawned, startCli } from '../support/process';
@@ -265,4 +265,126 @@ describe('--workers: a worker killed as connections come', () => {
       await fleet.stop();
     }
   }, 120_000);
+});
+
+/** GETs on one kept-alive connection, made for them alone: a round reaches one worker, whichever accepts it. */
+async function onOneConnection(base: string, paths: string[], headers: Record<string, string>) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const answers: { status: number; json: unknown }[] = [];
+    for (const path of paths) {
+      answers.push(
+        await new Promise((resolve, reject) => {
+          const req = request(`${base}${path}`, { agent, headers }, (res) => {
+            let text = '';
+            res.on('data', (d: Buffer) => {
+              text += d.toString();
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text || 'null') }));
+          });
+          req.on('error', reject);
+          req.end();
+        }),
+      );
+    }
+    return answers;
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** A fault whose body is almost 1 MB: an accepted write the log must carry, which leaves the world small once removed. */
+const BIG_FAULT = JSON.stringify({ path: '/nowhere', status: 500, body: 'x'.repeat(900_000) });
+
+describe('--workers: the write log is bounded by checkpoints', () => {
+  test('150 faults of almost 1 MB made and removed in a primary of 96 MB of heap: it keeps one span past a checkpoint, and a worker started after starts from it and agrees', async () => {
+    const fleet = await startCli(['--workers', '2', '--checkpoint-every', '40', ...PUBLIC], {
+      NODE_OPTIONS: '--max-old-space-size=96',
+    });
+    try {
+      for (let i = 0; i < 150; i++) {
+        const made = await fetch(`${fleet.url}/__admin/faults`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: BIG_FAULT,
+        });
+        expect(made.status).toBe(201);
+        const { id } = (await made.json()) as { id: string };
+        expect((await send(fleet.url, 'DELETE', `/__admin/faults/${id}`)).status).toBe(200);
+      }
+      const kept = await send(fleet.url, 'POST', '/__admin/faults', { path: '/kept', status: 503 });
+      expect(kept.status).toBe(201);
+      expect(fleet.proc.exitCode).toBeNull();
+      expect(fleet.stderr()).not.toMatch(/heap out of memory|exited/);
+      const health = (await send(fleet.url, 'GET', '/__admin/health')).json as { replica: string };
+      process.kill(Number(health.replica.split(':').pop()), 'SIGKILL');
+      const seen = new Map<string, { hash: string; faults: unknown; from: number }>();
+      for (let i = 0; i < 100 && seen.size < 2; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        // One connection for the three questions, a new one each round: each round may reach the other worker.
+        const one = await onOneConnection(fleet.url, ['/__admin/state/hash', '/__admin/faults', '/__admin/health'], {
+          'X-Callrec-Version': '301',
+        }).catch(() => null);
+        if (one === null || one.some((a) => a.status !== 200)) continue;
+        const [h, f, w] = one.map((a) => a.json) as [
+          { hash: string },
+          unknown,
+          { replica: string; log: { checkpoint: { started_from: number } } },
+        ];
+        seen.set(w.replica, { hash: h.hash, faults: f, from: w.log.checkpoint.started_from });
+      }
+      const [one, two] = [...seen.values()] as { hash: string; faults: unknown; from: number }[];
+      expect(two).toEqual({ ...one, from: expect.any(Number) });
+      // The new worker started from a checkpoint (the fault bodies weigh 16 MB a few times over).
+      expect(Math.max(one?.from ?? 0, two?.from ?? 0)).toBeGreaterThanOrEqual(250);
+      expect(one?.faults).toEqual({ faults: [expect.objectContaining({ id: 'fault-151', path: '/kept' })] });
+    } finally {
+      await fleet.stop();
+    }
+  }, 120_000);
+});
+
+withRedis('--redis: the stream is bounded by checkpoints', () => {
+  test('the stream and its sets keep the span before the newest checkpoint; a replica started after starts from it and agrees', async () => {
+    const redis = await startRedis(redisServer as string);
+    const r = new Redis(redis.url);
+    const args = ['--redis', redis.url, '--checkpoint-every', '10', ...PUBLIC];
+    const [a, b] = await Promise.all([startCli(args), startCli(args)]);
+    let late: Spawned | null = null;
+    try {
+      for (let i = 0; i < 45; i++) {
+        const via = i % 2 === 0 ? a : b;
+        const step =
+          i % 9 === 0
+            ? await send(via.url, 'POST', '/__admin/sandboxes', { from: MAIN })
+            : await send(via.url, 'POST', `/__admin/accounts/${MAIN}/calls`, [{}]);
+        expect(step.status).toBe(201);
+      }
+      await new Promise((res) => setTimeout(res, 300));
+      // Checkpoints at 10, 20, 30 and 40; the stream keeps what came after 30.
+      expect(await r.hget('callrec:checkpoint', 'version')).toBe('40');
+      expect(await r.xlen('callrec:log')).toBe(15);
+      expect(await r.zcard('callrec:ids')).toBe(15);
+      late = await startCli(args);
+      const at = { 'X-Callrec-Version': '45' };
+      const views = await Promise.all(
+        [a, b, late].map(async (s) => ({
+          hash: (await send(s.url, 'GET', '/__admin/state/hash', undefined, at)).json,
+          sandboxes: (await send(s.url, 'GET', '/__admin/sandboxes', undefined, at)).json,
+        })),
+      );
+      expect(views[2]).toEqual(views[0]);
+      expect(views[1]).toEqual(views[0]);
+      const log = (await send(late.url, 'GET', '/__admin/health')).json['log'] as Record<string, unknown>;
+      expect(log).toMatchObject({ version: 45, checkpoint: { started_from: 40, made: 0 } });
+      // The next fork names the same sandbox on a replica that started from the checkpoint.
+      const next = await send(late.url, 'POST', '/__admin/sandboxes', { from: MAIN });
+      const listed = await send(a.url, 'GET', '/__admin/sandboxes', undefined, { 'X-Callrec-Version': '46' });
+      expect((listed.json['sandboxes'] as { sid: string }[]).map((s) => s.sid)).toContain(next.json['sid']);
+    } finally {
+      r.disconnect();
+      await Promise.all([a.stop(), b.stop(), late?.stop()]);
+      await redis.stop();
+    }
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import type { UiAsset } from '../../src/admin/ui';
+import type { LogTransport } from '../../src/admin/write-log';
 import type { EmulatorApp } from '../../src/app';
 import { createApp } from '../../src/app';
 import type { RenderCacheOptions } from '../../src/cache/render-cache';
@@ -48,6 +49,10 @@ export function makeEmulator(
     callbackHosts?: string[];
     callbackTimeoutMs?: number;
     callbacksInBackground?: boolean;
+    /** Where the write log is kept (default: this process alone), its entries' name, and its checkpoint span. */
+    log?: LogTransport;
+    replica?: string;
+    checkpointEvery?: number;
   } = {},
 ): TestEmulator {
   const world = new World({
@@ -74,6 +79,9 @@ export function makeEmulator(
     ...(options.callbackHosts === undefined ? {} : { callbackHosts: options.callbackHosts }),
     ...(options.callbackTimeoutMs === undefined ? {} : { callbackTimeoutMs: options.callbackTimeoutMs }),
     ...(options.callbacksInBackground === undefined ? {} : { callbacksInBackground: options.callbacksInBackground }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+    ...(options.replica === undefined ? {} : { replica: options.replica }),
+    ...(options.checkpointEvery === undefined ? {} : { checkpointEvery: options.checkpointEvery }),
     onInternalError: () => undefined,
   });
   // Every response is checked against openapi.json; injected faults answer what they are told.

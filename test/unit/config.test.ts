@@ -96,6 +96,7 @@ describe('loadConfig', () => {
       'restcomm-console': ['/srv/console', '/srv/console'],
       workers: ['4', 4],
       redis: ['redis://cache.test:6380/2', 'redis://cache.test:6380/2'],
+      'checkpoint-every': ['500', 500],
       'callback-hosts': ['hooks.test, *.Example.com', ['hooks.test', '*.example.com']],
       'callback-timeout-ms': ['250', 250],
       'callbacks-in-background': ['true', true],
