@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
+# Node 24, the active LTS (20 reached its end of life in April 2026; the package still runs on it).
 # Build stage: the whole toolchain, from the lock file.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Scripts off: `prepare` would build before the sources are here; the build runs below.
@@ -11,7 +12,7 @@ COPY src ./src
 RUN npm run build
 
 # Run stage: production dependencies and the built server only.
-FROM node:20-bookworm-slim AS run
+FROM node:24-bookworm-slim AS run
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080

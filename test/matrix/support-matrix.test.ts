@@ -7,8 +7,8 @@ import { ROOT } from '../support/process';
 
 /**
  * The published support matrix, tested at its corners from the packed package, as a consumer
- * installs it: the oldest and the newest of Node (20, 22), TypeScript (5.4, 6.x), jest (29, 30)
- * and vitest (3, 4). Each corner is a fresh project that runs README's jest snippet as printed,
+ * installs it: Node 20 (past its end of life, kept while machines run it), 22 and 24 (the
+ * maintained LTS lines), TypeScript (5.4, 5.9, 6.x), jest (29, 30) and vitest (3, 4). Each corner is a fresh project that runs README's jest snippet as printed,
  * a vitest suite with the run's emulator and a sandbox per test, and type-checks every entry
  * point under each module resolution its TypeScript has. Run by `npm run test:matrix` (in CI):
  * it installs those versions from the npm registry, which `npm test` does not ask for.
@@ -55,8 +55,17 @@ const CORNERS: Corner[] = [
     ],
   },
   {
-    name: 'newest: Node 22, TypeScript 6.0, jest 30, vitest 4',
+    name: 'maintenance LTS: Node 22, TypeScript 5.9, jest 30, vitest 3',
     node: { version: '22' },
+    typescript: '5.9.3',
+    jest: '30',
+    typesJest: '30',
+    vitest: '3.2.7',
+    resolutions: [['node16', 'node16']],
+  },
+  {
+    name: 'newest: Node 24, TypeScript 6.0, jest 30, vitest 4',
+    node: { version: '24' },
     typescript: '6.0.3',
     jest: '30',
     typesJest: '30',

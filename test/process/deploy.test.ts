@@ -81,8 +81,9 @@ describe('docker-compose.yml', () => {
 
 describe('Dockerfile', () => {
   test('builds with npm ci and npm run build, runs production dependencies only', () => {
-    expect(dockerfile).toMatch(/FROM node:20\S* AS build[\s\S]*RUN npm ci --ignore-scripts[\s\S]*RUN npm run build/);
-    expect(dockerfile).toMatch(/FROM node:20\S* AS run[\s\S]*RUN npm ci --omit=dev/);
+    // A maintained LTS: Node 20 is past its end of life.
+    expect(dockerfile).toMatch(/FROM node:24\S* AS build[\s\S]*RUN npm ci --ignore-scripts[\s\S]*RUN npm run build/);
+    expect(dockerfile).toMatch(/FROM node:24\S* AS run[\s\S]*RUN npm ci --omit=dev/);
     // The build compiles beside dist/ and swaps it in (with node, which the image has): its script is copied first.
     expect(pkg.scripts['build']).toBe('node scripts/build.js');
     expect(dockerfile).toMatch(/COPY scripts\/build\.js \.\/scripts\/[\s\S]*RUN npm run build/);
