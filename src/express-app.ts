@@ -1,10 +1,10 @@
-import cors from 'cors';
 import express, { type Express } from 'express';
 import type { AdminContext } from './admin/context';
 import { submitCreate } from './admin/create-call';
 import { mountAdmin } from './admin/mount';
 import type { WriteLog } from './admin/write-log';
 import { ADMIN } from './format/uris';
+import { allowAnyOrigin } from './http/cors';
 import { errorHandler, notFound } from './http/error-handler';
 import { VERSION_HEADER } from './http/exchange';
 import { mountApi } from './routes/api';
@@ -41,12 +41,7 @@ export function expressApp(parts: ExpressParts): Express {
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   if (parts.cors) {
-    // A fixed `*` origin: the headers are the same for every request, so cached responses stay
-    // right. Credentials travel in the Authorization header, which the preflight allows.
-    const allowAll = cors({
-      origin: '*',
-      exposedHeaders: ['X-Emulator-Warning', 'Retry-After', 'Content-Range', VERSION_HEADER],
-    });
+    const allowAll = allowAnyOrigin(['X-Emulator-Warning', 'Retry-After', 'Content-Range', VERSION_HEADER]);
     // The admin API stays out of reach of web pages, unless a token guards it.
     const openAdmin = parts.adminToken !== null;
     app.use((req, res, next) => (openAdmin || !req.path.startsWith(ADMIN) ? allowAll(req, res, next) : next()));

@@ -198,7 +198,7 @@ describe.each(CORNERS)('$name', (corner) => {
             types: ['node'],
             esModuleInterop: true,
             noEmit: true,
-            // pino's types (a dependency) are checked by the package's own build.
+            // The dependencies' types are checked by the package's own build.
             skipLibCheck: true,
           },
           files: [file],

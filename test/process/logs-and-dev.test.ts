@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loggerOptions } from '../../src/logger';
+import { loggerOptions, prettyLine } from '../../src/logger';
 import { adminAccounts, get, ROOT, type Spawned, startCli } from '../support/process';
 
 /** The JSON log lines a CLI process wrote to stdout. */
@@ -79,6 +79,20 @@ describe('request logs', () => {
     expect(loggerOptions('info', true)).toEqual({ level: 'info', pretty: true });
     expect(loggerOptions('warn', false)).toEqual({ level: 'warn', pretty: false });
   });
+
+  test.each([
+    ['info', 32, 'INFO'],
+    ['warn', 33, 'WARN'],
+    ['error', 31, 'ERROR'],
+  ] as const)(
+    'on a terminal, a %s line is the local time, the level in colour %i and the message',
+    (level, colour, name) => {
+      const at = new Date(2025, 5, 1, 9, 5, 3, 7);
+      expect(prettyLine(level, 'GET /x 404 0.4 ms', at)).toBe(
+        `[09:05:03.007] \x1b[${colour}m${name}\x1b[39m: GET /x 404 0.4 ms\n`,
+      );
+    },
+  );
 });
 
 /**

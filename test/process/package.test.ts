@@ -79,7 +79,7 @@ describe('the npm package', () => {
           module: 'commonjs',
           target: 'ES2022',
           types: ['node'],
-          // pino's own types (a dependency of the emulator) need it, as most consumers set it.
+          // As most consumers set it.
           esModuleInterop: true,
           noEmit: true,
         },
