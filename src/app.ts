@@ -181,6 +181,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     log,
     versionWaitMs: deps.versionWaitMs ?? 5000,
     fleet: link ?? null,
+    onInternal,
   });
   const consoleDir = deps.restcommConsole;
   const handler =

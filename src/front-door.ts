@@ -6,6 +6,7 @@ import { ApiError, messages, problems } from './errors';
 import { ADMIN } from './format/uris';
 import type { FaultAction, Faults } from './harness/faults';
 import type { Journal } from './harness/journal';
+import { writeError } from './http/error-handler';
 import { type Exchange, openExchange } from './http/exchange';
 import { METRICS_PATH, type Metrics, routeOf } from './http/metrics';
 import type { RequestLogger } from './logger';
@@ -46,16 +47,12 @@ export interface FrontDoorDeps {
   versionWaitMs: number;
   /** The fleet this process is one of, when there is one: a scrape answers for all of it. */
   fleet: FleetLink | null;
+  /** Where an error of the emulator's own is reported (the one error writer's). */
+  onInternal: (err: unknown) => void;
 }
 
 /** The request header naming the log version a request must see (a write's answer gave it). */
 const VERSION_WANTED = 'x-callrec-version';
-
-/** A JSON answer written straight from the front door. */
-function answer(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.end(JSON.stringify({ message }));
-}
 
 /**
  * What a list response depends on besides the state: the method, the whole URL (path and raw
@@ -146,12 +143,13 @@ async function scrape(
   fleet: FleetLink | null,
   req: IncomingMessage,
   res: ServerResponse,
+  refuse: (res: ServerResponse, err: ApiError) => void,
 ): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify({ message: messages.methodNotAllowed(req.method ?? '', 'GET, HEAD') }));
-    return;
-  }
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return refuse(
+      res,
+      new ApiError(405, messages.methodNotAllowed(req.method ?? '', 'GET, HEAD'), { Allow: 'GET, HEAD' }),
+    );
   const open = /application\/openmetrics-text/.test(req.headers.accept ?? '');
   const { AggregatorRegistry, Registry } = await import('prom-client');
   const registry = await metrics.registry();
@@ -168,7 +166,7 @@ async function scrape(
     try {
       gathered = await fleet.gather('metrics', '');
     } catch (err) {
-      return answer(res, 503, err instanceof ApiError ? err.message : String(err));
+      return refuse(res, err instanceof ApiError ? err : new ApiError(503, String(err)));
     }
     const all = AggregatorRegistry.aggregate(
       gathered.map((g) => g.answer as MetricObjectWithValues<MetricValue<string>>[]),
@@ -190,6 +188,8 @@ async function scrape(
  */
 export function frontDoor(deps: FrontDoorDeps): RequestListener {
   const { next, world, journal, faults, cache, metrics } = deps;
+  // Every error answer leaves through the one writer (http/error-handler.ts), as express's do.
+  const refuse = (res: ServerResponse, err: ApiError) => writeError(err, res, deps.onInternal);
   const log = requestLog(deps.logger);
   const count = (req: IncomingMessage, res: ServerResponse, ex: Exchange) =>
     metrics.observe(
@@ -243,7 +243,7 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     if (accepted !== null) req.url = ex.query === '' ? accepted : `${accepted}?${ex.query}`;
     if (ex.path === METRICS_PATH) {
       // A scrape is not a client's request: neither journaled, faulted nor counted.
-      void scrape(metrics, deps.fleet, req, res);
+      void scrape(metrics, deps.fleet, req, res, refuse);
       return;
     }
     if (ex.path.startsWith(ADMIN)) {
@@ -304,10 +304,9 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     // A fleet's fault counters are elsewhere: a request a fault may touch waits on them, and
     // when they cannot be reached it is told so (a fault the test set is never silently skipped).
     claimed.then(go, (err: unknown) =>
-      answer(
+      refuse(
         res,
-        503,
-        err instanceof ApiError ? err.message : messages.logUnavailable('the fault counters', String(err)),
+        err instanceof ApiError ? err : new ApiError(503, messages.logUnavailable('the fault counters', String(err))),
       ),
     );
   };
@@ -319,13 +318,16 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     if (wanted === undefined) return enter(req, res);
     const text = Array.isArray(wanted) ? (wanted[0] ?? '') : wanted;
     if (!/^[0-9]{1,15}$/.test(text)) {
-      return answer(res, 400, `X-Callrec-Version: ${problems.intRange(0, Number.MAX_SAFE_INTEGER, text)}`);
+      return refuse(
+        res,
+        new ApiError(400, `X-Callrec-Version: ${problems.intRange(0, Number.MAX_SAFE_INTEGER, text)}`),
+      );
     }
     const version = Number(text);
     if (deps.log.version >= version) return enter(req, res);
     void deps.log.waitFor(version, deps.versionWaitMs).then((reached) => {
       if (reached) enter(req, res);
-      else answer(res, 503, messages.versionNotReached(version, deps.log.version, deps.versionWaitMs));
+      else refuse(res, new ApiError(503, messages.versionNotReached(version, deps.log.version, deps.versionWaitMs)));
     });
   };
 }

@@ -203,3 +203,28 @@ describe('parameter errors', () => {
     expect(res.headers['x-emulator-warning']).toContain('\\u00e0');
   });
 });
+
+describe('one error boundary', () => {
+  test("every error answer has the one writer's shape and type, the front door's too", async () => {
+    const { app, world } = makeEmulator({ versionWaitMs: 50 });
+    const a = byCalls(world, 448);
+    const answers = [
+      // The front door's own: a bad X-Callrec-Version, one never reached, a POST to /metrics.
+      await request(app).get('/__admin/health').set('X-Callrec-Version', 'x'),
+      await request(app).get('/__admin/health').set('X-Callrec-Version', '9'),
+      await request(app).post('/metrics'),
+      // The list lane's and express's.
+      await request(app).get(callsPath(a.sid)).auth('not-a-token', ''),
+      await request(app).get(`${callsPath(a.sid)}?PageSize=0`).auth(a.token, ''),
+      await request(app).get('/nowhere'),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([400, 503, 405, 401, 400, 404]);
+    for (const r of answers) {
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(Object.keys(r.body)).toEqual(['message']);
+      expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.text)));
+    }
+    expect(answers[1]?.body.message).toBe(messages.versionNotReached(9, 0, 50));
+    expect(answers[2]?.headers['allow']).toBe('GET, HEAD');
+  });
+});
