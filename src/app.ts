@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { logSides } from './admin/apply';
 import type { AdminContext } from './admin/context';
 import { pumpCallbacks } from './admin/create-call';
 import { answerGather, soloFleet } from './admin/fleet';
-import type { StateDef } from './admin/provider-states';
-import type { UiAsset } from './admin/ui';
+import type { LogTransport } from './admin/log-transport';
+import type { StateDef } from './admin/state-defs';
+import type { UiAsset } from './admin/ui-asset';
 import { WRITE_HANDLERS } from './admin/write-handlers';
-import { type LogTransport, localTransport, WriteLog } from './admin/write-log';
+import { localTransport, WriteLog } from './admin/write-log';
 import { RenderCache, type RenderCacheOptions } from './cache/render-cache';
 import { DIALECTS, type DialectName, fileBaseOf } from './format/uris';
 import { frontDoor } from './front-door';
@@ -112,7 +114,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
   const strict = deps.strict ?? false;
   const dialect = DIALECTS[deps.dialect ?? 'spec'];
   const replica = deps.replica ?? 'local';
-  const log = new WriteLog(deps.log ?? localTransport(), replica, WRITE_HANDLERS, deps.checkpointEvery);
+  const log = new WriteLog(deps.log ?? localTransport(), replica, deps.checkpointEvery);
   const admin: AdminContext = {
     world,
     journal,
@@ -140,7 +142,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
   };
   const answer = answerGather(admin, async () => (await metrics.registry()).getMetricsAsJSON());
   link?.answer(answer);
-  log.open(admin);
+  log.open(logSides(admin, WRITE_HANDLERS));
 
   const listSettings: ListSettings = {
     paging: deps.paging,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
-import type { FleetLink, Gathered, WriteLog } from './admin/write-log';
+import type { FleetLink, Gathered } from './admin/log-transport';
+import type { WriteLog } from './admin/write-log';
 import type { RenderCache } from './cache/render-cache';
 import { ApiError, messages, problems } from './errors';
 import { ADMIN } from './format/uris';

@@ -1,7 +1,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import { parseStates, type StateDef } from './admin/provider-states';
-import type { UiAsset } from './admin/ui';
+import { parseStates, type StateDef } from './admin/state-defs';
+import type { UiAsset } from './admin/ui-asset';
 import type { Config } from './config';
 import { problems, ValidationError } from './errors';
 import type { AccountSpec } from './generators/account';

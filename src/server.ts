@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { type LogTransport, localTransport } from './admin/write-log';
+import type { LogTransport } from './admin/log-transport';
+import { localTransport } from './admin/write-log';
 import { createApp, type EmulatorApp } from './app';
 import type { Config } from './config';
 import { ValidationError } from './errors';

@@ -3,16 +3,9 @@ import { isoMillis } from '../format/dates';
 import { asNonEmptyString, asObject, checkKeys, instantAt, queryOf, readerOf } from '../input/fields';
 import { validateAccount, validateFixtures } from '../store/fixtures';
 import type { Account } from '../store/world';
-import {
-  type AdminHandler,
-  accountOf,
-  accountView,
-  clearHarness,
-  created,
-  endAccount,
-  ok,
-  refuseIfSandboxes,
-} from './context';
+import { accountView } from './account-view';
+import { type AdminHandler, accountOf, clearHarness, endAccount, refuseIfSandboxes } from './context';
+import { created, ok } from './reply';
 
 /** `POST /__admin/reset`: every account back to the seed, created ones gone, journal and faults cleared. */
 export const resetAll: AdminHandler = (ctx, req) => {

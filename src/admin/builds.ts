@@ -1,6 +1,7 @@
 import { buildsUnderWay } from '../http/slices';
 import { queryOf } from '../input/fields';
-import { type AdminHandler, ok } from './context';
+import type { AdminHandler } from './context';
+import { ok } from './reply';
 
 /**
  * `GET /__admin/builds[?account=sid]`: the orders being built now (the first sort or filter of a

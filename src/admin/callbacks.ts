@@ -1,7 +1,8 @@
 import { problems, ValidationError } from '../errors';
 import type { CallbackEntry } from '../harness/callbacks';
 import { queryInt, queryOf } from '../input/fields';
-import { type AdminHandler, ok } from './context';
+import type { AdminHandler } from './context';
+import { ok } from './reply';
 
 /** Entries serialized per chunk of the answer: a turn of the event loop between chunks. */
 const PER_CHUNK = 200;

@@ -3,8 +3,9 @@ import { isoMillis } from '../format/dates';
 import { durationMs } from '../input/duration';
 import { asObject, checkKeys, instantAt } from '../input/fields';
 import type { World } from '../store/world';
-import { type AdminHandler, ok } from './context';
+import type { AdminHandler } from './context';
 import { checkPassed, deliverWorldPassed, worldClockAccounts } from './create-call';
+import { ok } from './reply';
 
 /** The last instant the date formats can write. */
 const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
@@ -85,6 +86,6 @@ export const moveClock: AdminHandler = (ctx, req) => {
   checkPassed(worldClockAccounts(ctx), fromMs, toMs);
   ctx.world.setClock(toMs);
   // Every callback the move passed is sent, in order, before it answers (not sandboxes': their clocks stay).
-  const settle = ctx.log.applyingOwn ? deliverWorldPassed(ctx, fromMs, ctx.world.nowMs) : undefined;
+  const settle = req.takenHere ? deliverWorldPassed(ctx, fromMs, ctx.world.nowMs) : undefined;
   return settle === undefined ? ok(clockView(ctx.world)) : { ...ok(clockView(ctx.world)), settle };
 };

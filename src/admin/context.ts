@@ -6,9 +6,11 @@ import type { Journal } from '../harness/journal';
 import { queryOf } from '../input/fields';
 import type { PagingProfile } from '../query/paging';
 import type { Account, World } from '../store/world';
-import type { StateDef } from './provider-states';
-import type { UiAsset } from './ui';
-import type { FleetLink, WriteLog } from './write-log';
+import type { FleetLink } from './log-transport';
+import type { AdminReply, AdminRequest } from './reply';
+import type { StateDef } from './state-defs';
+import type { UiAsset } from './ui-asset';
+import type { WriteLog } from './write-log';
 
 /** Everything an admin handler may read or change. */
 export interface AdminContext {
@@ -39,56 +41,8 @@ export interface AdminContext {
   callbacksInBackground: boolean;
 }
 
-/** One admin request, as a handler sees it: no express. */
-export interface AdminRequest {
-  /** Path parameters by name (`sid`, `callSid`, `id`, …). */
-  params: Readonly<Record<string, string>>;
-  /** The raw query string, as sent. */
-  query: string;
-  /** The JSON body, or a 400 saying how to send one. */
-  body(): unknown;
-  /** Whether a body was sent: for endpoints whose body is optional. */
-  readonly hasBody: boolean;
-}
-
-/**
- * A request as a handler reads it, from its parts: what the admin route takes from express, and
- * what a replica applying the write log takes from an entry.
- */
-export function adminRequestOf(
-  params: Readonly<Record<string, string>>,
-  query: string,
-  body: { value: unknown } | undefined,
-): AdminRequest {
-  return {
-    params,
-    query,
-    body: () => {
-      if (body === undefined) throw new ApiError(400, messages.badBody(messages.sendJson));
-      return body.value;
-    },
-    hasBody: body !== undefined,
-  };
-}
-
-/**
- * What a handler answers: JSON with a status, or bytes of a type. `settle`: work the answer waits
- * for after the write is applied (a clock move's callbacks), outside the write log's turn.
- */
-export type AdminReply =
-  /** 503: the health check of a replica that stopped applying the write log (containers read the status). */
-  (
-    | { status: 200 | 201 | 503; json: unknown }
-    | { status: 200; bytes: Buffer; type: string; headers?: Readonly<Record<string, string>> }
-    /** A large JSON body, made a chunk at a time as the socket takes it (see writeChunks). */
-    | { status: 200 | 201; chunks: Iterator<string> }
-  ) & { settle?: Promise<void> };
-
 /** A handler answers at once, or (long work, done in slices) later. */
 export type AdminHandler = (ctx: AdminContext, req: AdminRequest) => AdminReply | Promise<AdminReply>;
-
-export const ok = (json: unknown): AdminReply => ({ status: 200, json });
-export const created = (json: unknown): AdminReply => ({ status: 201, json });
 
 /** The account a path's `:sid` names, or a 404. */
 export function accountOf(ctx: AdminContext, req: AdminRequest): Account {
@@ -96,20 +50,6 @@ export function accountOf(ctx: AdminContext, req: AdminRequest): Account {
   const found = ctx.world.account(sid);
   if (found === undefined) throw new ApiError(404, messages.noAccount(sid));
   return found;
-}
-
-/**
- * The accounts as the admin API shows them: with tokens, so tests can authenticate.
- * @example accountView(a) // { sid: 'AC…', token: '…', friendly_name: 'Main', calls: 448, recordings: 160 }
- */
-export function accountView(a: Account) {
-  return {
-    sid: a.profile.sid,
-    token: a.profile.token,
-    friendly_name: a.profile.friendlyName,
-    calls: a.calls.count,
-    recordings: a.recordings.count,
-  };
 }
 
 /** Deletes an account (a sandbox too) and the faults scoped to it, which could never fire again. */

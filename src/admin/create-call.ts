@@ -158,8 +158,8 @@ export function pumpCallbacks(ctx: AdminContext): void {
 }
 
 /**
- * Sends the callbacks of `accounts`' calls due in (fromMs, toMs], in order, when this replica
- * took the write that moved the clock (another replica applying it sends nothing). The promise
+ * Sends the callbacks of `accounts`' calls due in (fromMs, toMs], in order; called only by the
+ * replica that took the write that moved the clock (another applying it sends nothing). The promise
  * (none when nothing is due) settles once each has an outcome: the move's answer waits for it,
  * the write log does not (a receiver that writes to the emulator as it answers would otherwise
  * wait on itself).
@@ -170,7 +170,7 @@ export function deliverPassed(
   fromMs: number,
   toMs: number,
 ): Promise<void> | undefined {
-  if (!ctx.log.applyingOwn || toMs <= fromMs) return undefined;
+  if (toMs <= fromMs) return undefined;
   const due = passedBetween(accounts, fromMs, toMs);
   return due.length === 0 ? undefined : ctx.callbacks.deliver(due, !ctx.callbacksInBackground);
 }
@@ -288,7 +288,7 @@ export const createCall: AdminHandler = (ctx, req) => {
     account.spec.outcomes,
   );
   ctx.world.insertCalls(account, [call]);
-  if (ctx.log.applyingOwn && call.callback !== undefined) {
+  if (req.takenHere && call.callback !== undefined) {
     // Not awaited: the answer does not wait for the receiver (see above).
     void ctx.callbacks.deliver(CallbackDesk.atCreation(account.profile.sid, call, account.spec.callbackFaults));
   }

@@ -1,6 +1,7 @@
 import { ApiError, messages } from '../errors';
-import { type AdminHandler, created, ok, scopedAccount } from './context';
+import { type AdminHandler, scopedAccount } from './context';
 import { parseFault } from './fault-input';
+import { created, ok } from './reply';
 
 /** `GET /__admin/faults`: with their counters, the fleet's when the counters are shared. */
 export const listFaults: AdminHandler = async (ctx) => ok({ faults: await ctx.faults.views() });

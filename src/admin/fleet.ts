@@ -1,7 +1,7 @@
 import type { AdminContext } from './context';
 import { journalView } from './journal';
+import type { FleetLink, GatherKind } from './log-transport';
 import { wirePages } from './walks';
-import type { FleetLink, GatherKind } from './write-log';
 
 /** How this replica answers a fleet's gather: its journal, its journaled pages, or its metrics, as JSON. */
 export function answerGather(

@@ -1,8 +1,9 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import type { Journal, JournalEntry, JournalFilter } from '../harness/journal';
 import { instantAt, queryInt, queryOf } from '../input/fields';
-import { type AdminHandler, fleetAsked, ok, scopedAccount } from './context';
-import type { Gathered } from './write-log';
+import { type AdminHandler, fleetAsked, scopedAccount } from './context';
+import type { Gathered } from './log-transport';
+import { ok } from './reply';
 
 const PARAMETERS = ['account', 'method', 'path', 'status', 'since', 'limit', 'inspector', 'fleet'];
 

@@ -4,8 +4,9 @@ import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf, VERSION_HEADER } from '../http/exchange';
 import { writeChunks } from '../http/stream';
 import { ADMIN_BODY_BYTES } from './body-limits';
-import { type AdminContext, type AdminReply, adminRequestOf } from './context';
+import type { AdminContext } from './context';
 import { adminGuard, bodyReader, type GuardOptions, scriptsOnly } from './guard';
+import { type AdminReply, adminRequestOf } from './reply';
 import { ADMIN_ROUTES, type AdminRoute } from './routes';
 import { isWrite, routeKey } from './write-handlers';
 

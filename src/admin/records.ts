@@ -8,16 +8,9 @@ import { asList, asObject, checkKeys } from '../input/fields';
 import type { Work } from '../store/order';
 import type { Account } from '../store/world';
 import { callFromInput } from './call-input';
-import {
-  type AdminContext,
-  type AdminHandler,
-  type AdminReply,
-  type AdminRequest,
-  accountOf,
-  created,
-  ok,
-} from './context';
+import { type AdminContext, type AdminHandler, accountOf } from './context';
 import { recordingFromInput } from './recording-input';
+import { type AdminReply, type AdminRequest, created, ok } from './reply';
 
 /** Records built between turns of the event loop: a 1 MB body holds some 340,000 `{}`. */
 const BUILD_SLICE = 256;

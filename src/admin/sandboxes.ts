@@ -3,10 +3,12 @@ import { runSliced } from '../http/slices';
 import { asObject, checkKeys, queryOf } from '../input/fields';
 import { validateHazards } from '../store/fixtures';
 import type { Account } from '../store/world';
+import { accountView } from './account-view';
 import { hazardsView } from './accounts';
 import { accountClockView, clockTarget } from './clock';
-import { type AdminContext, type AdminHandler, accountView, created, endAccount, ok } from './context';
+import { type AdminContext, type AdminHandler, endAccount } from './context';
 import { checkPassed, deliverPassed } from './create-call';
+import { created, ok } from './reply';
 import { accountFromState } from './state';
 
 /** A sandbox as the admin API shows it: an account (with its token), and where it came from. */
@@ -60,7 +62,7 @@ export const createSandbox: AdminHandler = async (ctx, req) => {
     needsTraffic(account, hazards);
     sandbox = ctx.world.forkAccount(account, name, home, run, hazards);
   }
-  if (ttl !== undefined) expireLater(ctx, sandbox.profile.sid, ttl);
+  if (ttl !== undefined) expireLater(ctx, sandbox.profile.sid, ttl, req.takenHere);
   return created({ ...sandboxView(ctx, sandbox), ...(ttl === undefined ? {} : { ttl_s: ttl }) });
 };
 
@@ -76,9 +78,9 @@ function needsTraffic(parent: Account, hazards: unknown): void {
  * same sid after a reset. The end is a write of the log like any other, so every replica ends it
  * alike; only the process that took the request sets the timer (one entry, not one a replica).
  */
-function expireLater(ctx: AdminContext, sid: string, ttl: number): void {
+function expireLater(ctx: AdminContext, sid: string, ttl: number, takenHere: boolean): void {
   const serial = ctx.world.forkOf(sid)?.serial;
-  if (serial === undefined || !ctx.log.applyingOwn) return;
+  if (serial === undefined || !takenHere) return;
   setTimeout(() => ctx.log.expire(sid, serial), ttl * 1000).unref();
 }
 
@@ -134,7 +136,7 @@ export const moveSandboxClock: AdminHandler = (ctx, req) => {
   checkPassed([sandbox], fromMs, toMs);
   ctx.world.setSandboxClock(sandbox, toMs);
   const reply = ok(accountClockView(ctx.world, sandbox.context.nowMs));
-  const settle = deliverPassed(ctx, [sandbox], fromMs, sandbox.context.nowMs);
+  const settle = req.takenHere ? deliverPassed(ctx, [sandbox], fromMs, sandbox.context.nowMs) : undefined;
   return settle === undefined || ctx.callbacksInBackground ? reply : { ...reply, settle };
 };
 

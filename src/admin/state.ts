@@ -8,8 +8,9 @@ import type { Work } from '../store/order';
 import { type Account, World } from '../store/world';
 import { VERSION } from '../version';
 import { callAsInput, callFromInput } from './call-input';
-import { type AdminHandler, accountOf, ok, refuseIfSandboxes } from './context';
+import { type AdminHandler, accountOf, refuseIfSandboxes } from './context';
 import { recordingAsInput, recordingFromInput } from './recording-input';
+import { ok } from './reply';
 
 const STATE_FORMAT = 1;
 const WRITES = [

@@ -1,11 +1,8 @@
 import { ApiError, messages } from '../errors';
-import type { AdminHandler, AdminReply } from './context';
+import type { AdminHandler } from './context';
+import type { AdminReply } from './reply';
 
 /** A file of the inspector (`/__admin/ui`), held in memory from start-up. */
-export interface UiAsset {
-  bytes: Buffer;
-  type: string;
-}
 
 /**
  * The page may load and ask only what this emulator serves: no CDN, no fonts from elsewhere, no

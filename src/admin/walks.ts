@@ -11,8 +11,9 @@ import { STORE_LISTS } from '../store/lists';
 import { ARRIVAL_BASE, type Order, readyRange, type Work } from '../store/order';
 import type { WriteMark } from '../store/overlay';
 import type { Account, World } from '../store/world';
-import { type AdminHandler, fleetAsked, ok } from './context';
-import type { Gathered } from './write-log';
+import { type AdminHandler, fleetAsked } from './context';
+import type { Gathered } from './log-transport';
+import { ok } from './reply';
 
 /** Lists longer than this get no `missed` count: the report would read every record. */
 const MISSED_LIMIT = 200_000;

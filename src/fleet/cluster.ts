@@ -6,7 +6,7 @@ import {
   type GatherKind,
   type LogEntry,
   type LogTransport,
-} from '../admin/write-log';
+} from '../admin/log-transport';
 import { ApiError, messages } from '../errors';
 import { localTally, type TallyOp, type TallyReply, type TallyState } from '../harness/tally';
 

@@ -8,7 +8,7 @@ import {
   LogDiverged,
   type LogTransport,
   OutcomeUnknown,
-} from '../admin/write-log';
+} from '../admin/log-transport';
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import type { TallyReply, TallyState } from '../harness/tally';
 import { type Genesis, genesisConflict } from './genesis';

@@ -215,7 +215,9 @@ describe('one error boundary', () => {
       await request(app).post('/metrics'),
       // The list lane's and express's.
       await request(app).get(callsPath(a.sid)).auth('not-a-token', ''),
-      await request(app).get(`${callsPath(a.sid)}?PageSize=0`).auth(a.token, ''),
+      await request(app)
+        .get(`${callsPath(a.sid)}?PageSize=0`)
+        .auth(a.token, ''),
       await request(app).get('/nowhere'),
     ];
     expect(answers.map((r) => r.status)).toEqual([400, 503, 405, 401, 400, 404]);

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { CHECKPOINT_BYTES, CheckpointRule } from '../../src/admin/checkpoint';
-import type { LogEntry, LogTransport } from '../../src/admin/write-log';
+import { CHECKPOINT_BYTES, CheckpointRule } from '../../src/admin/checkpoint-rule';
+import type { LogEntry, LogTransport } from '../../src/admin/log-transport';
 import type { EmulatorApp } from '../../src/app';
 import type { World } from '../../src/store/world';
 import { byCalls, makeEmulator } from '../support/app';

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { applyProviderState, parseStates } from '../../src/admin/provider-states';
+import { applyProviderState } from '../../src/admin/provider-states';
+import { parseStates } from '../../src/admin/state-defs';
 import { messages, problems, ValidationError } from '../../src/errors';
 import { authGet, callsPath, makeEmulator, recordingsPath } from '../support/app';
 

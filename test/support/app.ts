@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
-import type { UiAsset } from '../../src/admin/ui';
-import type { LogTransport } from '../../src/admin/write-log';
+import type { LogTransport } from '../../src/admin/log-transport';
+import type { UiAsset } from '../../src/admin/ui-asset';
 import type { EmulatorApp } from '../../src/app';
 import { createApp } from '../../src/app';
 import type { RenderCacheOptions } from '../../src/cache/render-cache';

@@ -1,0 +1,15 @@
+import type { Account } from '../store/world';
+
+/**
+ * The accounts as the admin API shows them: with tokens, so tests can authenticate.
+ * @example accountView(a) // { sid: 'AC…', token: '…', friendly_name: 'Main', calls: 448, recordings: 160 }
+ */
+export function accountView(a: Account) {
+  return {
+    sid: a.profile.sid,
+    token: a.profile.token,
+    friendly_name: a.profile.friendlyName,
+    calls: a.calls.count,
+    recordings: a.recordings.count,
+  };
+}
