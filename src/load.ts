@@ -4,7 +4,7 @@ import { parseStates, type StateDef } from './admin/state-defs';
 import type { UiAsset } from './admin/ui-asset';
 import type { Config } from './config';
 import { problems, ValidationError } from './errors';
-import type { AccountSpec } from './generators/account';
+import type { AccountSpec } from './generators/account-spec';
 import { parseFixtures, validateFixtures } from './store/fixtures';
 
 /** What the files of a config hold: the accounts and the provider states. */

@@ -2,7 +2,6 @@ import { problems } from '../errors';
 import type { Call } from '../format/call';
 import { isoMillis, parseInstant, parseRfc2822, rfc2822Date } from '../format/dates';
 import { API_VERSION } from '../format/uris';
-import { CALL_DIRECTIONS, type CallRecord, type CallStatus } from '../generators/call';
 import {
   type CallState,
   endsWithoutEndTime,
@@ -11,6 +10,7 @@ import {
   stateOfText,
   storedStatus,
 } from '../generators/call-life';
+import { CALL_DIRECTIONS, type CallRecord, type CallStatus } from '../generators/call-record';
 import { insertedCallDefaults } from '../generators/inserted';
 import { type Reader, readerOf } from '../input/fields';
 import type { Account } from '../store/world';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isoMillis } from '../format/dates';
-import type { ListName } from '../generators/lists';
+import type { ListName } from '../generators/list-names';
 import type { JournaledPage } from '../harness/journal';
 import { runSliced } from '../http/slices';
 import { queryInt, queryOf } from '../input/fields';

@@ -1,4 +1,5 @@
-import type { AccountProfile, AccountRole } from '../generators/account';
+import type { AccountProfile } from '../generators/account';
+import type { AccountRole } from '../generators/account-spec';
 import { rfc2822Date } from './dates';
 import { accountResourceUri, accountStoredUri, accountSubresourceUri } from './uris';
 import type { XmlField } from './xml';

@@ -1,4 +1,3 @@
-import type { CallRecord } from '../generators/call';
 import {
   shownAnsweredBy,
   shownDuration,
@@ -8,6 +7,7 @@ import {
   shownStatus,
   shownUpdatedSec,
 } from '../generators/call-life';
+import type { CallRecord } from '../generators/call-record';
 import { type ByteSink, plainBytes, quotedBytes, writeNumber } from './byte-sink';
 import { isoMillis, rfc2822Date, writeIsoMillis, writeRfc2822 } from './dates';
 import { jsonString } from './json-string';

@@ -1,4 +1,4 @@
-import type { CallRecord } from '../generators/call';
+import type { CallRecord } from '../generators/call-record';
 import { CALLBACK_EVENTS, type CallbackEvent, userOf } from '../generators/created-call';
 import { API_VERSION } from './uris';
 

@@ -1,4 +1,4 @@
-import type { ListName } from '../generators/lists';
+import type { ListName } from '../generators/list-names';
 import { pageUri } from './uris';
 import { xmlWrapped } from './xml';
 

@@ -1,4 +1,5 @@
-import type { ListName, ListRecords } from '../generators/lists';
+import type { ListName } from '../generators/list-names';
+import type { ListRecords } from '../generators/lists';
 import type { ByteSink } from './byte-sink';
 import { callJson, callXml, writeCallJson } from './call';
 import type { XmlList } from './envelope';

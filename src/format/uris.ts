@@ -6,7 +6,7 @@
  * `/call` (README, "Production quirks we copy").
  */
 
-import { type ListName, perList } from '../generators/lists';
+import { type ListName, perList } from '../generators/list-names';
 
 /** The one interface version; any other version segment is a 404. */
 export const API_VERSION = '2012-04-24';

@@ -1,55 +1,9 @@
 import { personName, sipUser } from '../random/names';
 import { SidCodec } from '../random/sid-codec';
 import { Stream, StreamFamily } from '../random/stream';
-import type { CallbackFaults, OutcomeSpec } from './created-call';
-import type { HazardSpec } from './hazards';
-import { LIST_STREAMS, type ListName, perList } from './lists';
+import type { AccountSpec } from './account-spec';
+import { LIST_STREAMS, type ListName, perList } from './list-names';
 import { PartyPool } from './parties';
-import type { TrafficSpec } from './traffic';
-import type { InboundCallbacks } from './traffic-callbacks';
-
-/** What a fixture says about one account. */
-export interface AccountSpec {
-  friendlyName: string;
-  calls: number;
-  recordings: number;
-  /** Seeded notifications; absent: one per CALLS_PER_NOTIFICATION calls (see notification.ts). */
-  notifications?: number;
-  token?: string;
-  sid?: string;
-  /** Calls arriving after the reference instant as the clock moves (none when absent). */
-  traffic?: TrafficSpec;
-  /**
-   * The account whose generated records this one has (a sandbox forked from it): its records
-   * are drawn from that sid's streams. Absent: its own.
-   */
-  dataOf?: string;
-  /** Production's hazards on its live traffic (none when absent): see generators/hazards.ts. */
-  hazards?: HazardSpec;
-  /**
-   * The sid of the account this one is a sub-account of (Restcomm's `parent_sid`): that account
-   * and its ancestors read this one's lists. Absent: a top-level account.
-   */
-  parent?: string;
-  /** Restcomm's role; absent: `Developer`, the role of the accounts that read calls. */
-  role?: AccountRole;
-  /** How calls created by `POST Calls.json` end (see created-call.ts); absent: as seeded calls do. */
-  outcomes?: OutcomeSpec;
-  /** Seeded faults on the delivery of their status callbacks; absent: none. */
-  callbackFaults?: CallbackFaults;
-  /** Status callbacks of its numbers, which its inbound traffic sends (see traffic-callbacks.ts); absent: none. */
-  inboundCallbacks?: InboundCallbacks;
-}
-
-/**
- * The roles of Restcomm's default configuration that matter here: an `Administrator` also reads
- * its sub-accounts' account resources; a `Developer` reads only its own.
- */
-export const ACCOUNT_ROLES = ['Developer', 'Administrator'] as const;
-export type AccountRole = (typeof ACCOUNT_ROLES)[number];
-
-/** Restcomm creates no sub-account below the third level (`AccountsEndpoint.putAccount`). */
-export const MAX_ACCOUNT_LEVELS = 3;
 
 /** A number or client of the account: calls arrive at it or leave from it. */
 export interface Endpoint {

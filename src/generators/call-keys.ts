@@ -1,7 +1,6 @@
 import { mix32, STREAM_WARM_UP, TWO_POW_32 } from '../random/stream';
 import type { AccountProfile } from './account';
 import {
-  type CallFacts,
   DIRECTION_TABLE,
   directionIndex,
   drawnStatus,
@@ -14,6 +13,7 @@ import {
   talkOf,
 } from './call';
 import { STORED_STATUSES, storedStatus } from './call-life';
+import type { CallFacts } from './call-record';
 import { ANONYMOUS, partyIndex } from './parties';
 import { CALLS_PER_BLOCK, recordedMask } from './recording-layout';
 

@@ -1,4 +1,4 @@
-import type { CallDirection, CallFacts, CallRecord, CallStatus, LiveStatus } from './call';
+import type { CallDirection, CallFacts, CallRecord, CallStatus, LiveStatus } from './call-record';
 
 /**
  * A call's life as production writes it (Restcomm's `Call` actor for outbound calls, the

@@ -1,8 +1,11 @@
 import { Stream } from '../random/stream';
 import { Weights } from '../random/weights';
 import type { AccountProfile, WorldContext } from './account';
-import { CALL_STATUSES, type CallRecord, type CallStatus, priceIntOf, STATUS_MIX, talkOf } from './call';
+import type { CallbackFaults, OutcomeSpec } from './account-spec';
+import { priceIntOf, STATUS_MIX, talkOf } from './call';
 import { lifeSteps } from './call-life';
+import type { CallbackSubscription } from './call-record';
+import { CALL_STATUSES, type CallRecord, type CallStatus } from './call-record';
 import { insertedCallDefaults } from './inserted';
 
 /**
@@ -10,27 +13,6 @@ import { insertedCallDefaults } from './inserted';
  * account's clock (queued, ringing, answered or not, ended) as Restcomm's Call actor writes it,
  * and the status callbacks it sends on the way (`Call.executeStatusCallback`).
  */
-
-/** Where a created call's status callbacks go, as the request asked: production's defaults filled in. */
-export interface CallbackSubscription {
-  /** The StatusCallback URL as given (its own query is sent too: see format/callback.ts). */
-  url: string;
-  /** StatusCallbackMethod as given, POST when absent; compared ignoring case when sent. */
-  method: string;
-  /** The instant of the request, in ms: the `initiated` callback's. */
-  createdMs: number;
-}
-
-/**
- * How an account's created calls end: weights by final status (any subset; absent: production's
- * mix, the seeded calls' own), and a fixed outcome for some `To` numbers ("this number is always
- * busy"), which wins.
- * @example { weights: { completed: 0.8, busy: 0.2 }, byTo: { '+15550001111': 'no-answer' } }
- */
-export interface OutcomeSpec {
-  weights?: Partial<Record<CallStatus, number>>;
-  byTo?: Readonly<Record<string, CallStatus>>;
-}
 
 /** What a create request gives, read and normalized (see admin/create-call.ts). */
 export interface CallRequest {
@@ -134,19 +116,6 @@ export interface DueCallback {
   fault?: CallbackFault;
 }
 
-/**
- * Seeded faults on an account's callback deliveries, each a probability per callback: the
- * network between production and a receiver, which a client must survive. `delay` sends it up to
- * `max_ms` later on the clock (its Timestamp unchanged); `reorder` sends it right after the next
- * state of its call; `duplicate` sends it twice; `drop` never sends it.
- * @example { drop: 0.05, duplicate: 0.05, reorder: 0.05, delay: { probability: 0.2, max_ms: 30000 } }
- */
-export interface CallbackFaults {
-  drop?: number;
-  duplicate?: number;
-  reorder?: number;
-  delay?: { probability: number; max_ms: number };
-}
 export type CallbackFault = 'drop' | 'duplicate' | 'delay' | 'reorder';
 
 /**

@@ -1,19 +1,6 @@
 import { Stream } from '../random/stream';
 import type { AccountProfile, WorldContext } from './account';
-
-/**
- * Production's hazards an account may have (off unless asked for): the ways a cluster of
- * Restcomm nodes writes its call records that break a sync job which trusts date order.
- */
-export interface HazardSpec {
-  /**
-   * Most seconds a call's row takes to become visible after its date_created: each arrival of
-   * live traffic draws its own delay, uniform in [0, this) (0: rows are visible as written).
-   */
-  commitLagS: number;
-  /** The nodes that write the account's calls, each with a clock of its own; null: one, on time. */
-  instances: { count: number; maxSkewS: number } | null;
-}
+import type { HazardSpec } from './account-spec';
 
 /** Most seconds of commit lag and of clock skew an account may ask for. */
 export const MAX_COMMIT_LAG_S = 3600;

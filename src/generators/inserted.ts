@@ -1,6 +1,7 @@
 import { Stream } from '../random/stream';
 import type { AccountProfile, WorldContext } from './account';
-import { type CallRecord, drawDefaults } from './call';
+import { drawDefaults } from './call';
+import type { CallRecord } from './call-record';
 import { OFFSETS_MIN } from './recording';
 
 /**

@@ -1,6 +1,7 @@
 import type { Stream } from '../random/stream';
 import type { AccountProfile, WorldContext } from './account';
-import { type CallCore, generateCall } from './call';
+import { generateCall } from './call';
+import type { CallCore } from './call-record';
 import { newerStartSec } from './timeline';
 
 /** A notification as the store knows it; `format/notification.ts` turns it into the wire shape. */

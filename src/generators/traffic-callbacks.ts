@@ -1,28 +1,13 @@
 import type { AccountProfile, WorldContext } from './account';
-import type { CallRecord } from './call';
-import { arrivedCount, SETTLE_SEC, type TrafficSpec, trafficOutcome } from './traffic';
+import type { InboundCallbacks, NumberCallback, TrafficSpec } from './account-spec';
+import type { CallRecord } from './call-record';
+import { arrivedCount, SETTLE_SEC, trafficOutcome } from './traffic';
 
 /**
  * The status callbacks of inbound calls of live traffic, as Restcomm's VoiceInterpreter sends
  * them to the StatusCallback of the number called (`BaseVoiceInterpreter.callback`): one per
  * state, each state at most once, at the instants the call's life gives.
  */
-
-/** Where a number's status callbacks go: an IncomingPhoneNumber's StatusCallback and its method. */
-export interface NumberCallback {
-  url: string;
-  method: string;
-}
-
-/**
- * An account's status callbacks for the calls its numbers take: one for every number, and some
- * numbers' own, which win.
- * @example { all: { url: 'http://127.0.0.1:9000/in', method: 'POST' }, byNumber: { '+15550001111': { url: '…', method: 'GET' } } }
- */
-export interface InboundCallbacks {
-  all?: NumberCallback;
-  byNumber?: Readonly<Record<string, NumberCallback>>;
-}
 
 /** The states the interpreter sends, as its call state's text. */
 export type InboundState = 'ringing' | 'in-progress' | 'completed' | 'busy' | 'failed' | 'no-answer' | 'canceled';

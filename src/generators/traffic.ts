@@ -1,12 +1,8 @@
 import type { AccountProfile, WorldContext } from './account';
-import { type CallRecord, drawDefaults } from './call';
+import type { TrafficSpec } from './account-spec';
+import { drawDefaults } from './call';
+import type { CallRecord } from './call-record';
 import { OFFSETS_MIN, type RecordingRecord } from './recording';
-
-/** Live traffic of an account: calls arriving after the reference instant, as the clock moves. */
-export interface TrafficSpec {
-  /** Mean arrivals an hour, from over 0 to 3600 (one a second). */
-  callsPerHour: number;
-}
 
 /** Seconds between slots: arrival j falls in slot j, at a seeded point of it. */
 const slotSec = (t: TrafficSpec) => 3600 / t.callsPerHour;

@@ -10,16 +10,16 @@ import {
   type ZoneView,
 } from '../format/callback';
 import { isoMillis } from '../format/dates';
-import type { CallRecord } from '../generators/call';
+import type { CallbackFaults, NumberCallback } from '../generators/account-spec';
+import type { CallRecord } from '../generators/call-record';
 import {
   CALLBACK_EVENTS,
   type CallbackEvent,
   type CallbackFault,
-  type CallbackFaults,
   dueCallbacks,
   faultedCallbacks,
 } from '../generators/created-call';
-import type { InboundState, NumberCallback } from '../generators/traffic-callbacks';
+import type { InboundState } from '../generators/traffic-callbacks';
 import { offsetAt } from '../input/zone';
 
 /**

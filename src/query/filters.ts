@@ -1,6 +1,6 @@
 import { ApiError, messages } from '../errors';
-import type { CallFacts } from '../generators/call';
 import { shownEndMs, shownStartSec, shownStatus } from '../generators/call-life';
+import type { CallFacts } from '../generators/call-record';
 import { wildcard } from '../input/wildcard';
 import { zonedMidnight } from '../input/zone';
 import type { FilterPart, RecordFilter, TimeBound } from '../store/table';

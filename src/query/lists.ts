@@ -1,4 +1,5 @@
-import type { ListName, ListRecords } from '../generators/lists';
+import type { ListName } from '../generators/list-names';
+import type { ListRecords } from '../generators/lists';
 import type { ListColumns } from '../store/lists';
 import type { Created } from '../store/table';
 import { CALL_FILTERS, type FilterDefs, NOTIFICATION_FILTERS, RECORDING_FILTERS } from './filters';

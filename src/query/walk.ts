@@ -1,4 +1,4 @@
-import type { ListName } from '../generators/lists';
+import type { ListName } from '../generators/list-names';
 
 /**
  * One page of a list as a client walked it, for `/__admin/walks`: which list, in which order and

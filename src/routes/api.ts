@@ -3,7 +3,7 @@ import { authedAccount, requireAccount, requireAccountRef, requireLogin } from '
 import { accountJson, accountXml } from '../format/account';
 import { ADMIN, adminRoutes, apiRoutes, routes } from '../format/uris';
 import { xmlDocument, xmlElement, xmlWrapped } from '../format/xml';
-import { LIST_NAMES, type ListName } from '../generators/lists';
+import { LIST_NAMES, type ListName } from '../generators/list-names';
 import { accountCreatedSec } from '../generators/timeline';
 import { methodNotAllowed } from '../http/error-handler';
 import type { Account, World } from '../store/world';

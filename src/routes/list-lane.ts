@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { laneAccount } from '../auth';
 import { LIST_PATHS, listPathPattern } from '../format/uris';
-import { LIST_NAMES, type ListName } from '../generators/lists';
+import { LIST_NAMES, type ListName } from '../generators/list-names';
 import { writeError } from '../http/error-handler';
 import { urlPath } from '../http/exchange';
 import type { Account, World } from '../store/world';

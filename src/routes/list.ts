@@ -10,7 +10,7 @@ import { envelope } from '../format/envelope';
 import type { ListWire } from '../format/list-wire';
 import type { Dialect } from '../format/uris';
 import { xmlElement } from '../format/xml';
-import type { ListName } from '../generators/lists';
+import type { ListName } from '../generators/list-names';
 import { exchangeOf, headerSafe, urlPath } from '../http/exchange';
 import { type BuildLabel, runSliced, Shared } from '../http/slices';
 import { type ListQuery, parseListQuery } from '../query/list-query';

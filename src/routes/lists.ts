@@ -1,5 +1,6 @@
 import { LIST_WIRES } from '../format/list-wire';
-import { LIST_NAMES, type ListName, type ListRecords } from '../generators/lists';
+import { LIST_NAMES, type ListName } from '../generators/list-names';
+import type { ListRecords } from '../generators/lists';
 import { LIST_SPECS } from '../query/lists';
 import type { ListColumns } from '../store/lists';
 import type { Created } from '../store/table';

@@ -1,8 +1,10 @@
-import type { AccountProfile, AccountSpec, WorldContext } from '../generators/account';
-import type { CallRecord } from '../generators/call';
+import type { AccountProfile, WorldContext } from '../generators/account';
+import type { AccountSpec } from '../generators/account-spec';
 import { type RestartSweep, storedAtClock } from '../generators/call-life';
+import type { CallRecord } from '../generators/call-record';
 import type { HazardNode } from '../generators/hazards';
-import { LIST_NAMES, type ListName, type ListRecords, perList } from '../generators/lists';
+import { LIST_NAMES, type ListName, perList } from '../generators/list-names';
+import type { ListRecords } from '../generators/lists';
 import { notificationOfCall } from '../generators/notification';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
 import { type ListColumns, STORE_LISTS, type Tables, type TableViews } from './lists';

@@ -1,8 +1,6 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
 import {
-  type CallFacts,
   type CallHead,
-  type CallRecord,
   generateCall,
   MAX_CALL_SEC,
   MAX_RING_SEC,
@@ -14,6 +12,7 @@ import {
 } from '../generators/call';
 import { type CallColumn, callKeysInto, KEYED_FIELDS, keyedFacts } from '../generators/call-keys';
 import { endsWithoutEndTime, shownDuration, shownStatus, storedAtClock } from '../generators/call-life';
+import type { CallFacts, CallRecord } from '../generators/call-record';
 import { callStartSec, newerStartSec } from '../generators/timeline';
 import { keysOnThreads } from './column-threads';
 import { type Column, SLICE, type Work } from './order';

@@ -1,11 +1,16 @@
 import { problems, ValidationError } from '../errors';
-import { ACCOUNT_ROLES, type AccountSpec } from '../generators/account';
-import { CALL_STATUSES, type CallStatus } from '../generators/call';
-import type { CallbackFaults, OutcomeSpec } from '../generators/created-call';
-import { type HazardSpec, MAX_COMMIT_LAG_S, MAX_INSTANCES, MAX_SKEW_S } from '../generators/hazards';
+import type {
+  CallbackFaults,
+  HazardSpec,
+  InboundCallbacks,
+  NumberCallback,
+  OutcomeSpec,
+} from '../generators/account-spec';
+import { ACCOUNT_ROLES, type AccountSpec } from '../generators/account-spec';
+import { CALL_STATUSES, type CallStatus } from '../generators/call-record';
+import { MAX_COMMIT_LAG_S, MAX_INSTANCES, MAX_SKEW_S } from '../generators/hazards';
 import { notificationCapacity } from '../generators/notification';
 import { recordingCapacity } from '../generators/recording-layout';
-import type { InboundCallbacks, NumberCallback } from '../generators/traffic-callbacks';
 import { isObject, parseJson, type Reader, readerOf } from '../input/fields';
 
 /** The most calls one account may have: orders are Uint32Array permutations, 4 bytes a call. */

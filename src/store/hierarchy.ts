@@ -1,5 +1,5 @@
 import { problems, ValidationError } from '../errors';
-import { MAX_ACCOUNT_LEVELS } from '../generators/account';
+import { MAX_ACCOUNT_LEVELS } from '../generators/account-spec';
 
 /** What the hierarchy needs of an account: its sid and its parent's. */
 export interface Node {

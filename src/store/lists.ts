@@ -1,6 +1,7 @@
-import type { AccountSpec } from '../generators/account';
-import type { CallFacts } from '../generators/call';
-import type { ListName, ListRecords } from '../generators/lists';
+import type { AccountSpec } from '../generators/account-spec';
+import type { CallFacts } from '../generators/call-record';
+import type { ListName } from '../generators/list-names';
+import type { ListRecords } from '../generators/lists';
 import { notificationCapacity } from '../generators/notification';
 import { CALL_KIND, type CallColumn } from './calls';
 import { NOTIFICATION_KIND, type NotificationColumn } from './notifications';

@@ -1,15 +1,9 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
-import type { CallRecord } from '../generators/call';
+import type { HazardSpec, TrafficSpec } from '../generators/account-spec';
 import { type RestartSweep, sweptAtClock } from '../generators/call-life';
-import { appearBounds, arrivalHazard, type HazardNode, type HazardSpec, hazardNodes } from '../generators/hazards';
-import {
-  arrivalSec,
-  arrivedCount,
-  SETTLE_SEC,
-  type TrafficSpec,
-  trafficIndex,
-  trafficOutcome,
-} from '../generators/traffic';
+import type { CallRecord } from '../generators/call-record';
+import { appearBounds, arrivalHazard, type HazardNode, hazardNodes } from '../generators/hazards';
+import { arrivalSec, arrivedCount, SETTLE_SEC, trafficIndex, trafficOutcome } from '../generators/traffic';
 import { ARRIVAL_BASE, type Order } from './order';
 import type { Arrivals } from './table';
 

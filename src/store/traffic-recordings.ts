@@ -1,4 +1,5 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
+import type { TrafficSpec } from '../generators/account-spec';
 import type { RecordingRecord } from '../generators/recording';
 import {
   arrivedCount,
@@ -7,7 +8,6 @@ import {
   recordedInBlock,
   SETTLE_SEC,
   TRAFFIC_BLOCK,
-  type TrafficSpec,
   trafficRecording,
   trafficRecordingIndex,
   trafficRecordingSid,

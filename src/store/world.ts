@@ -1,16 +1,15 @@
 import { problems, ValidationError } from '../errors';
 import {
-  type AccountSpec,
   accountEmail,
   accountSid,
-  MAX_ACCOUNT_LEVELS,
   makeAccountProfile,
   makeWorldContext,
   type WorldContext,
 } from '../generators/account';
-import type { CallRecord } from '../generators/call';
-import type { HazardSpec } from '../generators/hazards';
-import { LIST_NAMES } from '../generators/lists';
+import type { HazardSpec } from '../generators/account-spec';
+import { type AccountSpec, MAX_ACCOUNT_LEVELS } from '../generators/account-spec';
+import type { CallRecord } from '../generators/call-record';
+import { LIST_NAMES } from '../generators/list-names';
 import type { RecordingRecord } from '../generators/recording';
 import { Stream } from '../random/stream';
 import { type Account, AccountStore } from './account';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { messages, problems, ValidationError } from '../../src/errors';
-import type { CallRecord } from '../../src/generators/call';
+import type { CallRecord } from '../../src/generators/call-record';
 import { allItems, authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 type Item = Record<string, any>;

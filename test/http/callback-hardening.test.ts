@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import request from 'supertest';
-import type { AccountSpec } from '../../src/generators/account';
+import type { AccountSpec } from '../../src/generators/account-spec';
 import { CallbackDesk, guardedLookup, isLoopbackAddress } from '../../src/harness/callbacks';
 import { defaultAccounts, makeEmulator } from '../support/app';
 import { receiver } from '../support/receiver';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import request from 'supertest';
 import { messages, problems } from '../../src/errors';
-import type { AccountSpec } from '../../src/generators/account';
+import type { AccountSpec } from '../../src/generators/account-spec';
 import { byCalls, defaultAccounts, makeEmulator } from '../support/app';
 import { type Received, receiver, statusesOf } from '../support/receiver';
 

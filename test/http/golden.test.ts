@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
-import type { ListName } from '../../src/generators/lists';
+import type { ListName } from '../../src/generators/list-names';
 import { authGet, byCalls, listPath, makeEmulator } from '../support/app';
 
 /**

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { messages, problems } from '../../src/errors';
-import type { AccountSpec } from '../../src/generators/account';
+import type { AccountSpec } from '../../src/generators/account-spec';
 import { validateFixtures } from '../../src/store/fixtures';
 import { World } from '../../src/store/world';
 import { makeEmulator } from '../support/app';

@@ -2,8 +2,9 @@ import { ByteSink, writeNumber } from '../../src/format/byte-sink';
 import { callJson, writeCallJson } from '../../src/format/call';
 import { isoMillis, rfc2822Date, writeIsoMillis, writeRfc2822 } from '../../src/format/dates';
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import { type CallRecord, generateCall } from '../../src/generators/call';
+import { generateCall } from '../../src/generators/call';
 import { callAtClock } from '../../src/generators/call-life';
+import type { CallRecord } from '../../src/generators/call-record';
 
 // A page a walk shows once is written as bytes (writeCallJson) instead of as text: the two must
 // never differ by a byte, whatever the call holds.

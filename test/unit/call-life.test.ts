@@ -1,8 +1,9 @@
 import { callJson } from '../../src/format/call';
 import { isoMillis, rfc2822Date } from '../../src/format/dates';
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import { CALL_STATUSES, type CallRecord, generateCall } from '../../src/generators/call';
+import { generateCall } from '../../src/generators/call';
 import { callAtClock } from '../../src/generators/call-life';
+import { CALL_STATUSES, type CallRecord } from '../../src/generators/call-record';
 import { trafficOutcome } from '../../src/generators/traffic';
 import { CALL_MEMBER_ORDER } from '../support/app';
 

@@ -9,8 +9,8 @@ import {
   type ZoneView,
 } from '../../src/format/callback';
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import type { CallRecord, CallStatus } from '../../src/generators/call';
 import { callAtClock } from '../../src/generators/call-life';
+import type { CallRecord, CallStatus } from '../../src/generators/call-record';
 import {
   type CallRequest,
   createdCall,

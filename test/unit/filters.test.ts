@@ -1,7 +1,8 @@
 import { messages } from '../../src/errors';
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import { type CallFacts, type CallRecord, generateCall, MAX_CALL_SEC } from '../../src/generators/call';
+import { generateCall, MAX_CALL_SEC } from '../../src/generators/call';
 import { shownEndMs, shownStartSec } from '../../src/generators/call-life';
+import type { CallFacts, CallRecord } from '../../src/generators/call-record';
 import {
   buildFilter,
   CALL_FILTERS,

@@ -1,16 +1,10 @@
 import { DEFAULT_CLOCK } from '../../src/config';
 import { parseInstant } from '../../src/format/dates';
-import { type AccountSpec, makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import {
-  CALL_DIRECTIONS,
-  CALL_STATUSES,
-  callFrom,
-  callTo,
-  generateCall,
-  newHead,
-  scanHeads,
-} from '../../src/generators/call';
+import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
+import type { AccountSpec } from '../../src/generators/account-spec';
+import { callFrom, callTo, generateCall, newHead, scanHeads } from '../../src/generators/call';
 import { callKeysInto, KEYED_FIELDS, keyedFacts } from '../../src/generators/call-keys';
+import { CALL_DIRECTIONS, CALL_STATUSES } from '../../src/generators/call-record';
 import { generateRecording } from '../../src/generators/recording';
 import {
   blockLayout,

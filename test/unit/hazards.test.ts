@@ -1,7 +1,8 @@
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import type { CallRecord } from '../../src/generators/call';
+import type { HazardSpec } from '../../src/generators/account-spec';
 import { callAtClock, shownDuration, shownEndMs, shownStatus, sweptAtClock } from '../../src/generators/call-life';
-import { arrivalHazard, type HazardSpec, hazardNodes } from '../../src/generators/hazards';
+import type { CallRecord } from '../../src/generators/call-record';
+import { arrivalHazard, hazardNodes } from '../../src/generators/hazards';
 import { arrivalSec, arrivedCount, trafficOutcome } from '../../src/generators/traffic';
 import { ARRIVAL_BASE } from '../../src/store/order';
 import { TrafficCalls } from '../../src/store/traffic-calls';

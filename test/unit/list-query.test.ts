@@ -1,5 +1,5 @@
 import { messages } from '../../src/errors';
-import type { CallRecord, CallStatus } from '../../src/generators/call';
+import type { CallRecord, CallStatus } from '../../src/generators/call-record';
 import { parseListQuery } from '../../src/query/list-query';
 import { CALL_LIST } from '../../src/query/lists';
 

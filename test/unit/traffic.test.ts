@@ -1,6 +1,6 @@
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import { CALL_STATUSES } from '../../src/generators/call';
 import { callAtClock } from '../../src/generators/call-life';
+import { CALL_STATUSES } from '../../src/generators/call-record';
 import { arrivalSec, arrivedCount, trafficIndex, trafficOutcome, trafficRecording } from '../../src/generators/traffic';
 import { ARRIVAL_BASE } from '../../src/store/order';
 import { TrafficRecordings } from '../../src/store/traffic-recordings';
