@@ -28,7 +28,7 @@ export interface Config {
   clockRate: number | null;
   /** PageSize above this gets a 400; null means no maximum, as in production. */
   maxPageSize: number | null;
-  /** Budget of the rendered-bytes caches, MB: a third for items, the rest for responses. */
+  /** Budget of the rendered-bytes caches, MB: a quarter for items, a quarter for runs, half for responses (server.ts). */
   cacheMb: number;
   journalSize: number;
   strict: boolean;

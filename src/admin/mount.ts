@@ -41,7 +41,6 @@ export function mountAdmin(app: Express, ctx: AdminContext, guard: GuardOptions)
       const { method, handler, bodyBytes } = r;
       const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
       const checks = method === 'GET' ? [] : [writes];
-      // Express 5 hands a rejected promise to the error handler, as it does a throw.
       const key = routeKey(r);
       const params = (req: Request) => req.params as Record<string, string>;
       const body = (req: Request) => (req.body === undefined ? undefined : { value: req.body as unknown });

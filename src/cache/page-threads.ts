@@ -25,8 +25,8 @@ import type { PageDone, PageJob, PageThreadData } from './page-worker';
 const SLOT_BYTES = 1280 * 1024;
 /**
  * Pages a thread holds at once: while it writes one, the next ones wait in its queue. Fewer
- * than a walk's connections left the main thread writing most pages itself (4 slots: 4,100
- * pages a second on a walk of 32 connections; 16: 5,000; 32: 6,800).
+ * than a walk's connections left the main thread writing most pages itself (the figures are in
+ * BENCHMARKS.md, "Page threads").
  */
 const SLOTS_PER_THREAD = 32;
 /** Pages waiting for a slot at most; past them a page is written in the main thread. */
@@ -79,8 +79,7 @@ class PageThreads {
   /**
    * Pages waiting for a free slot, oldest first. A load test of more connections than slots
    * must not spill pages back onto the main thread: it then writes them slower than a thread,
-   * and answers the thread's pages late (64 connections: 4,600-4,800 pages a second spilling,
-   * 6,700 waiting).
+   * and answers the thread's pages late (BENCHMARKS.md, "Page threads").
    */
   private readonly backlog: Run[] = [];
   private seq = 0;
