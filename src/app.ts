@@ -18,8 +18,9 @@ import { lazyListener } from './http/lazy';
 import { createMetrics } from './http/metrics';
 import type { RequestLogger } from './logger';
 import type { PagingProfile } from './query/paging';
-import type { ListSettings } from './routes/list';
+import { ListCaches } from './routes/list-caches';
 import { listLane } from './routes/list-lane';
+import type { ListSettings } from './routes/list-settings';
 import type { World } from './store/world';
 
 export interface AppDeps {
@@ -88,6 +89,8 @@ export interface EmulatorApp {
   /** Loads express and the routes behind it now, rather than on the first request that needs them. */
   warm(): Promise<void>;
   cache: RenderCache;
+  /** What the list routes keep between requests (orders being built, merged orders): this app's alone. */
+  listCaches: ListCaches;
   journal: Journal;
   faults: Faults;
   /** The write log this app applies; `log.ready` resolves once it has caught up. */
@@ -152,6 +155,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     cache,
     strict,
     serverZone: deps.serverZone ?? 'UTC',
+    caches: new ListCaches(),
   };
   const onInternal = deps.onInternalError ?? ((err: unknown) => console.error(err));
   const app = lazyListener(
@@ -194,6 +198,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     express: app,
     warm: app.load,
     cache,
+    listCaches: listSettings.caches,
     journal,
     faults,
     log,

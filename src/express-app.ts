@@ -9,7 +9,7 @@ import { errorHandler, notFound } from './http/error-handler';
 import { VERSION_HEADER } from './http/exchange';
 import { mountApi } from './routes/api';
 import { createCallHandler } from './routes/create-call';
-import type { ListSettings } from './routes/list';
+import type { ListSettings } from './routes/list-settings';
 
 /** What the express side of the emulator is made of: the parts `createApp` made at start-up. */
 export interface ExpressParts {

@@ -22,6 +22,11 @@ export interface ListWire<R> {
    * without it is written from `item`'s text.
    */
   itemBytes?(record: R, accountSid: string, fileBase: string, sink: ByteSink): void;
+  /**
+   * Whether a page thread can write a page of its seeded records (cache/page-threads.ts makes
+   * them from seed, instant and index on another core): calls only, the list walks read most.
+   */
+  pageThreads?: true;
   xml: XmlList;
   xmlItem(record: R, accountSid: string, fileBase: string): XmlField;
 }
@@ -43,6 +48,7 @@ export const LIST_WIRES: { readonly [K in ListName]: ListWire<ListRecords[K]> } 
     uri: (accountSid, at) => listUri('calls', accountSid, at.dialect, at.mount),
     item: (c, sid) => callJson(c, sid),
     itemBytes: (c, sid, _base, sink) => writeCallJson(c, sid, sink),
+    pageThreads: true,
     xml: { element: 'Calls', paged: true },
     xmlItem: (c, sid) => callXml(c, sid),
   },

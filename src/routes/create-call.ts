@@ -3,7 +3,8 @@ import express, { type RequestHandler } from 'express';
 import { authedAccount } from '../auth';
 import { ApiError, messages } from '../errors';
 import type { Account } from '../store/world';
-import { type ListSettings, negotiate } from './list';
+import { negotiate } from './list';
+import type { ListSettings } from './list-settings';
 import type { WireFormat } from './send-page';
 
 /** A create's form is a few hundred bytes; this leaves room for long URLs and custom headers. */

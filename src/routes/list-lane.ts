@@ -5,7 +5,8 @@ import { LIST_NAMES, type ListName } from '../generators/list-names';
 import { writeError } from '../http/error-handler';
 import { urlPath } from '../http/exchange';
 import type { Account, World } from '../store/world';
-import { type ListSettings, serveList } from './list';
+import { serveList } from './list';
+import type { ListSettings } from './list-settings';
 import { LIST_RESOURCES } from './lists';
 
 /**

@@ -1,42 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { authedAccount } from '../auth';
-import { type PageSource, pageThreads } from '../cache/page-threads';
-import { type RenderCache, RUN_MAX_ITEMS } from '../cache/render-cache';
-import { joinedBytes, runPage } from '../cache/rendered-run';
 import { ApiError, messages } from '../errors';
-import { ByteSink } from '../format/byte-sink';
 import { envelope } from '../format/envelope';
 import type { ListWire } from '../format/list-wire';
 import type { Dialect } from '../format/uris';
 import { xmlElement } from '../format/xml';
 import type { ListName } from '../generators/list-names';
 import { exchangeOf, headerSafe, urlPath } from '../http/exchange';
-import { type BuildLabel, runSliced, Shared } from '../http/slices';
+import { type BuildLabel, runSliced } from '../http/slices';
 import { type ListQuery, parseListQuery } from '../query/list-query';
 import type { ListSpec } from '../query/lists';
-import { type PageWindow, type PagingProfile, pageWindow } from '../query/paging';
+import { type PageWindow, pageWindow } from '../query/paging';
 import type { WalkPage } from '../query/walk';
 import { idOf, mergeParts, partOf } from '../store/merged-order';
 import { type Order, readyRange } from '../store/order';
-import { INSERT_BASE, markRead } from '../store/overlay';
+import { isSeededId, markRead } from '../store/overlay';
 import type { RecordFilter, StoreSort, TableState, TableView } from '../store/table';
 import type { Account } from '../store/world';
-import { between, STREAM_THRESHOLD, sendBuilt, streamPage, type WireFormat } from './send-page';
-
-/** What the list routes need from the app's settings. */
-export interface ListSettings {
-  paging: PagingProfile;
-  maxPageSize: number | null;
-  /** Base of `file_uri`: the public URL and the dialect's mount. */
-  fileBase: string;
-  dialect: Dialect;
-  cache: RenderCache;
-  /** Turn every warning into a 400. */
-  strict: boolean;
-  /** The server's time zone, in which StartTime and EndTime name days. */
-  serverZone: string;
-}
+import type { ListCaches } from './list-caches';
+import type { ListSettings } from './list-settings';
+import type { WireFormat } from './send-page';
+import { writePage } from './writers';
+import type { PageItem, PageOrder } from './writers/page';
 
 /** One list resource: its name, its wire shape, its parameters, its table. */
 export interface ListResource<C extends string, R extends { sid: string }> {
@@ -56,52 +42,6 @@ export function listResource<C extends string, R extends { sid: string }>(
   return { name, wire, query, table };
 }
 
-/** Where a page written as bytes is built (one at a time: a page is built without a pause). */
-const pageSink = new ByteSink(256 * 1024);
-const COMMA = Buffer.from(',');
-
-/** The bytes written into `sink`, in a buffer of their own from `alloc`. */
-function copyOut(sink: ByteSink, alloc: (bytes: number) => Buffer): Buffer {
-  const body = alloc(sink.at);
-  sink.buf.copy(body, 0, 0, sink.at);
-  return body;
-}
-
-/** `head`, `items` and `tail` in one buffer from `alloc`. */
-function framed(head: string, items: Buffer, tail: string, alloc: (bytes: number) => Buffer): Buffer {
-  const headBytes = Buffer.byteLength(head);
-  const body = alloc(headBytes + items.length + Buffer.byteLength(tail));
-  body.write(head, 0);
-  items.copy(body, headBytes);
-  body.write(tail, headBytes + items.length);
-  return body;
-}
-
-/**
- * What a page thread needs to write a page of one account's calls, from the ids the walk notes
- * (`walkPage`, made once), or null when any of them is not seeded: an insert or an arrival lives
- * in this thread alone.
- */
-function threadSource<R>(
-  account: Account,
-  order: Page<R>['order'],
-  window: PageWindow,
-  ids: Uint32Array,
-): PageSource | null {
-  for (let k = 0; k < ids.length; k++) if ((ids[k] as number) >= INSERT_BASE) return null;
-  const { seed, clockMs } = account.context;
-  return {
-    seed,
-    clockMs,
-    dataOf: account.profile.dataOf,
-    accountSid: account.profile.sid,
-    ids,
-    firstSid: () => (order.item(window.offset).record() as { sid: string }).sid,
-  };
-}
-
-/** Orders being built, shared by the requests that wait for them. */
-const orders = new Shared<TableState<unknown>>();
 /** Positions of a page readied before it is written: a streamed page's rest is placed as written. */
 const READY_AHEAD = 100_000;
 
@@ -120,15 +60,15 @@ interface Page<R> {
   order: { key: string | null; length: number; item(position: number): PageItem<R> };
 }
 
-/**
- * One item of a page: its table, id and account, and its record (as it was when the order was
- * built), made only when asked: an item in the item cache is never generated.
- */
-interface PageItem<R> {
-  record(): R;
-  tableId: number;
-  id: number;
-  accountSid: string;
+/** One page of a list, worked out: what to send, and the warnings the request earned. */
+interface Page<R> {
+  window: PageWindow;
+  head: string;
+  tail: string;
+  warnings: string[];
+  /** The page as a walk sees it; null for a list over several accounts, which walks do not follow. */
+  walk: WalkPage | null;
+  order: PageOrder<R>;
 }
 
 /** Whether an Accept header admits `application/xml`, as Jersey matches it against `@Produces`. */
@@ -177,12 +117,6 @@ function buildLabel(list: ListName, accountSid: string, sort: string, filter: { 
   return { accountSid, about: { account_sid: accountSid, list, sort, filter: filter?.key ?? '' } };
 }
 
-/** Merged orders of lists over several accounts, most recent last: a client pages through one. */
-const mergedOrders = new Map<string, Order>();
-/** Merges being made, shared by the requests that wait for them. */
-const merges = new Shared<Order>();
-const MAX_MERGED = 16;
-
 /**
  * The order of a list over an account and its sub-accounts (`SubAccounts=true`), each account's
  * order built as a list of its own is, then merged; cached until any of the tables changes.
@@ -192,6 +126,7 @@ async function familyOrder<C extends string, R extends { sid: string }>(
   family: readonly Account[],
   sort: StoreSort<C> | null,
   filter: RecordFilter<R> | null,
+  caches: ListCaches,
 ): Promise<{ order: Order; parts: { state: TableState<R>; tableId: number; accountSid: string }[] }> {
   const tables = family.map((a) => resource.table(a));
   const sortKey = sort === null ? 'default' : `${sort.column}:${sort.direction}`;
@@ -201,7 +136,7 @@ async function familyOrder<C extends string, R extends { sid: string }>(
   for (const [i, table] of tables.entries()) {
     const key = `${table.id}|${table.writes}|${sortKey}|${filter?.key ?? ''}`;
     const label = buildLabel(resource.name, (family[i] as Account).profile.sid, sortKey, filter);
-    states.push((await orders.run(key, () => table.prepare(sort, filter), label)) as TableState<R>);
+    states.push((await caches.orders.run(key, () => table.prepare(sort, filter), label)) as TableState<R>);
   }
   const parts = states.map((state, i) => ({
     state,
@@ -209,18 +144,12 @@ async function familyOrder<C extends string, R extends { sid: string }>(
     accountSid: (family[i] as Account).profile.sid,
   }));
   const key = `${built}|${sortKey}|${filter?.key ?? ''}`;
-  let order = mergedOrders.get(key);
+  let order = caches.mergedOrder(key);
   if (order === undefined) {
     const keyed = states.map((state, i) => ({ state, key: (tables[i] as TableView<R, C>).recordKey(sort) }));
-    order = await merges.run(key, () => mergeParts(keyed, sort));
+    order = await caches.merges.run(key, () => mergeParts(keyed, sort));
     // Kept only if no table changed since its states were read (it holds for those).
-    if (stamp() === built) {
-      if (mergedOrders.size >= MAX_MERGED) mergedOrders.delete(mergedOrders.keys().next().value as string);
-      mergedOrders.set(key, order);
-    }
-  } else {
-    mergedOrders.delete(key);
-    mergedOrders.set(key, order);
+    if (stamp() === built) caches.keepMerged(key, order);
   }
   return { order, parts };
 }
@@ -251,19 +180,29 @@ async function listPage<C extends string, R extends { sid: string }>(
     // every request that wants it meanwhile.
     const key = `${table.id}|${table.writes}|${sort}|${query.filter?.key ?? ''}`;
     const label = buildLabel(resource.name, account.profile.sid, sort, query.filter);
-    const state = (await orders.run(key, () => table.prepare(query.sort, query.filter), label)) as TableState<R>;
+    const state = (await settings.caches.orders.run(
+      key,
+      () => table.prepare(query.sort, query.filter),
+      label,
+    )) as TableState<R>;
     order = state.order;
     tableId = table.id;
     orderKey = key;
     const accountSid = account.profile.sid;
-    item = (id) => ({ record: () => state.get(id), tableId: table.id, id, accountSid });
+    item = (id) => ({ record: () => state.get(id), tableId: table.id, id, accountSid, seeded: isSeededId(id) });
   } else {
-    const merged = await familyOrder(resource, family, query.sort, query.filter);
+    const merged = await familyOrder(resource, family, query.sort, query.filter, settings.caches);
     order = merged.order;
     item = (ref) => {
       const part = merged.parts[partOf(ref)] as (typeof merged.parts)[number];
       const id = idOf(ref);
-      return { record: () => part.state.get(id), tableId: part.tableId, id, accountSid: part.accountSid };
+      return {
+        record: () => part.state.get(id),
+        tableId: part.tableId,
+        id,
+        accountSid: part.accountSid,
+        seeded: isSeededId(id),
+      };
     };
   }
   const window = pageWindow(settings.paging, order.length, query.page, query.pageSize);
@@ -353,85 +292,27 @@ export async function serveList<C extends string, R extends { sid: string }>(
   res: ServerResponse,
   account: Account,
 ): Promise<void> {
+  // 1. Negotiate: the format the request gets, or a 406.
   const format = negotiate(req, settings.dialect);
   const exchange = exchangeOf(req);
-  const { window, head, tail, warnings, walk, order } = await listPage(
-    resource,
+  // 2. Build or find the order, and 3. take the page: its window, envelope and warnings.
+  const page = await listPage(resource, settings, account, descendants, exchange.query, mount, format);
+  // --strict: whatever production would ignore or read differently is refused instead.
+  const [first] = page.warnings;
+  if (settings.strict && first !== undefined) throw new ApiError(400, first);
+  for (const w of page.warnings) res.appendHeader('X-Emulator-Warning', w);
+  exchange.warnings = page.warnings;
+  exchange.walk = page.walk;
+  // 4. Write it, with the first writer that takes it (writers/index.ts). Each record is written
+  // under its own account (its sid and uri), as production stores them.
+  await writePage({
+    ...page,
+    res,
+    format,
+    keep: exchange.keep,
+    wire: resource.wire,
     settings,
     account,
-    descendants,
-    exchange.query,
-    mount,
-    format,
-  );
-  // --strict: whatever production would ignore or read differently is refused instead.
-  const [first] = warnings;
-  if (settings.strict && first !== undefined) throw new ApiError(400, first);
-  for (const w of warnings) res.appendHeader('X-Emulator-Warning', w);
-  exchange.warnings = warnings;
-  exchange.walk = walk;
-  // Each record is written under its own account (its sid and uri), as production stores them.
-  const render = ({ record, accountSid }: PageItem<R>) =>
-    itemText(resource.wire, format, record(), accountSid, settings.fileBase);
-  if (window.count > STREAM_THRESHOLD) {
-    // A huge page would flush the caches for one reader: it is rendered and streamed as is,
-    // over many turns of the event loop, from the state its order was built for.
-    await streamPage(res, format, head, tail, window.count, (k) => render(order.item(window.offset + k)));
-    return;
-  }
-  // Inserted ids come back after a reset with other records: only seeded ones are cached,
-  // and only in JSON (XML is the Restcomm dialect's second form, asked for rarely).
-  const cached = (it: PageItem<R>) => settings.cache.item(it.tableId, it.id, () => render(it));
-  // An order of a small account asked for again is kept whole as a run, and its pages are
-  // slices of it: paging and sorting what a test seeded costs a copy, not fifty lookups.
-  const run =
-    order.key === null || format !== 'json'
-      ? null
-      : settings.cache.run(order.key, order.length, between(format), (position) => {
-          const it = order.item(position);
-          return it.id < INSERT_BASE ? cached(it) : null;
-        });
-  if (run !== null) {
-    const { offset, count } = window;
-    sendBuilt(res, format, (alloc) => runPage(head, run, offset, count, tail, alloc), warnings, exchange.keep);
-    return;
-  }
-  // Only the items of orders that could be runs are kept: a longer order is mostly walked, each
-  // item shown once, and looking each up first cost a walk of ten million calls 8% (measured).
-  const keep = format === 'json' && order.length <= RUN_MAX_ITEMS;
-  const itemBytes = format === 'json' && !keep ? resource.wire.itemBytes : undefined;
-  if (itemBytes !== undefined && walk !== null && resource.name === 'calls') {
-    // A page of one account's seeded calls can be written by a page thread while this one
-    // serves (see cache/page-threads.ts); null: write it here.
-    const ids = walk.ids;
-    const threaded = pageThreads.offer(window.count, () => threadSource(account, order, window, ids));
-    const done = threaded === null ? null : await threaded;
-    if (done !== null) {
-      sendBuilt(res, format, (alloc) => framed(head, done.bytes, tail, alloc), warnings, exchange.keep);
-      done.release();
-      return;
-    }
-  }
-  if (itemBytes !== undefined) {
-    // Written as bytes: a walk's page is built once, and its items' text would be written only
-    // to be copied out flat again (see `writeCallJson`). Built whole, then copied once into the body.
-    const sink = pageSink;
-    sink.at = 0;
-    sink.text(head);
-    for (let k = 0; k < window.count; k++) {
-      if (k > 0) sink.bytes(COMMA);
-      const { record, accountSid } = order.item(window.offset + k);
-      itemBytes(record(), accountSid, settings.fileBase, sink);
-    }
-    sink.text(tail);
-    sendBuilt(res, format, (alloc) => copyOut(sink, alloc), warnings, exchange.keep);
-    return;
-  }
-  const items = new Array<string>(window.count);
-  for (let k = 0; k < window.count; k++) {
-    const it = order.item(window.offset + k);
-    items[k] = keep && it.id < INSERT_BASE ? cached(it) : render(it);
-  }
-  const gap = between(format);
-  sendBuilt(res, format, (alloc) => joinedBytes(head, items, gap, tail, undefined, alloc), warnings, exchange.keep);
+    render: ({ record, accountSid }) => itemText(resource.wire, format, record(), accountSid, settings.fileBase),
+  });
 }

@@ -10,7 +10,8 @@ import { exchangeOf } from '../http/exchange';
 import { parseListQuery } from '../query/list-query';
 import { pageWindow } from '../query/paging';
 import type { Account, World } from '../store/world';
-import { itemText, type ListSettings, negotiate } from './list';
+import { itemText, negotiate } from './list';
+import type { ListSettings } from './list-settings';
 import { between, sendBody, type WireFormat } from './send-page';
 
 const ALLOW = 'GET, HEAD';

@@ -18,6 +18,9 @@ export const markRead = (ms: number): WriteMark => ({ ms, seq: writes });
 /** Inserted records get ids from here up; seeded indexes stay below (at most 50,000,000). */
 export const INSERT_BASE = 2 ** 26;
 
+/** Whether an id is a seeded record's (below the inserts and the arrivals): the seed makes it, whatever was written. */
+export const isSeededId = (id: number): boolean => id < INSERT_BASE;
+
 /** Ids of inserted records: the rest (seeded indexes below, arrivals from ARRIVAL_BASE) are not. */
 const isInsertId = (id: number) => id >= INSERT_BASE && id < ARRIVAL_BASE;
 

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { RUN_MAX_ITEMS } from '../../src/cache/render-cache';
 import * as renderedRuns from '../../src/cache/rendered-run';
 import * as callFormat from '../../src/format/call';
+import type { AccountSpec } from '../../src/generators/account-spec';
 import { CALL_SORT, RECORDING_SORT } from '../../src/query/sort';
 import { authGet, callsPath, makeEmulator, recordingsPath, type TestEmulator } from '../support/app';
 
@@ -309,5 +310,45 @@ describe('runs: an order of a small account kept whole, its pages slices of it',
       expect([res.status, res.type]).toEqual([200, 'application/xml']);
     }
     expect(em.app.cache.runs.size).toBe(0);
+  });
+});
+
+describe('what outlives a request, an app and a reset (ARCHITECTURE.md)', () => {
+  const family: AccountSpec[] = [
+    { friendlyName: 'Parent', calls: 30, recordings: 5, sid: `AC${'1'.padStart(32, '0')}`, token: 'parent-token' },
+    {
+      friendlyName: 'Child',
+      calls: 12,
+      recordings: 3,
+      sid: `AC${'2'.padStart(32, '0')}`,
+      token: 'child-token',
+      parent: `AC${'1'.padStart(32, '0')}`,
+    },
+  ];
+  const parent = family[0] as AccountSpec & { sid: string; token: string };
+  const merged = `${callsPath(parent.sid)}?SubAccounts=true&PageSize=7`;
+
+  test('two apps in one process share no list state: a merged order is kept by the app that made it', async () => {
+    const one = makeEmulator({ accounts: family });
+    const two = makeEmulator({ accounts: family });
+    const page = await authGet(one.app, merged, parent.token);
+    expect(page.body.total).toBe(42);
+    expect(one.app.listCaches.mergedCount).toBe(1);
+    expect(two.app.listCaches.mergedCount).toBe(0);
+    expect(two.app.listCaches).not.toBe(one.app.listCaches);
+  });
+
+  test("a reset keeps the app's list caches, and never serves a merge made before it", async () => {
+    const em = makeEmulator({ accounts: family });
+    const before = (await authGet(em.app, merged, parent.token)).body;
+    await request(em.app).post(`/__admin/accounts/${parent.sid}/calls`).send([{}]).expect(201);
+    const written = (await authGet(em.app, merged, parent.token)).body;
+    expect(written.total).toBe(43);
+    expect(em.app.listCaches.mergedCount).toBe(2);
+    await request(em.app).post('/__admin/reset').type('json').expect(200);
+    // After the reset the merge is keyed by the tables' new write counts: the one with the insert is never served.
+    const after = (await authGet(em.app, merged, parent.token)).body;
+    expect(after).toEqual(before);
+    expect(em.app.listCaches.mergedCount).toBe(3);
   });
 });

@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import request from 'supertest';
 import { RenderCache } from '../../src/cache/render-cache';
 import { DIALECTS, fileBaseOf } from '../../src/format/uris';
-import type { ListSettings } from '../../src/routes/list';
+import { ListCaches } from '../../src/routes/list-caches';
 import { listLane } from '../../src/routes/list-lane';
+import type { ListSettings } from '../../src/routes/list-settings';
 import type { World } from '../../src/store/world';
 import { byCalls, callsPath, listPath, makeEmulator, PUBLIC_URL, recordingsPath } from '../support/app';
 
@@ -83,6 +84,7 @@ describe('what the lane takes and what it leaves to express', () => {
     cache: new RenderCache(),
     strict: false,
     serverZone: 'UTC',
+    caches: new ListCaches(),
   };
   const lane = listLane(em.world, settings, () => undefined);
   /** 599 stands for "left to express". */
