@@ -1,30 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
-import basicAuth from 'express-basic-auth';
 import { ApiError, messages } from './errors';
 import type { Dialect } from './format/uris';
 import { LoginThrottle } from './harness/login-throttle';
+import { basicCredentials } from './input/credentials';
 import { sameSecret } from './input/secret';
 import type { Account, World } from './store/world';
 
 /** Production's realm, so a client that matches on the challenge sees the same one. */
 export const REALM = 'Restcomm realm';
 
-/** The user name of Basic credentials (`user:password`), or null when the header holds none. */
-function basicUser(header: string | string[] | undefined): string | null {
-  const m = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
-  const decoded = m === null ? '' : Buffer.from(m[1] as string, 'base64').toString('latin1');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? null : decoded.slice(0, colon);
-}
-
 /**
  * What a 401 says: none sent (or not Basic) is told what to send; credentials that name no
  * account are told so, and Restcomm's `AccountSid:AuthToken` is told what this service takes.
  */
 function unauthorizedMessage(dialect: Dialect, header: string | string[] | undefined): string {
-  const user = basicUser(header);
+  const user = basicCredentials(header)?.user ?? null;
   if (user === null) return dialect.restcommAccounts ? messages.unauthorizedRestcomm : messages.unauthorized;
   if (!dialect.restcommAccounts && /^AC[0-9a-f]{32}$/.test(user)) return messages.unauthorizedSid;
   return dialect.restcommAccounts ? messages.unknownCredentialsRestcomm : messages.unknownToken;
@@ -57,8 +49,25 @@ export function accountOfCredentials(world: World, dialect: Dialect, user: strin
 }
 
 /**
+ * The account a request's Basic credentials log in as, or null: read and checked once a request
+ * (the list lane and the express route ask alike; under the Restcomm dialect a check may cost an
+ * MD5), whichever asks first.
+ */
+const logins = new WeakMap<IncomingMessage, Account | null>();
+function loginOf(world: World, dialect: Dialect, req: IncomingMessage): Account | null {
+  let login = logins.get(req);
+  if (login === undefined) {
+    const given = basicCredentials(req.headers.authorization);
+    login = (given === null ? undefined : accountOfCredentials(world, dialect, given.user, given.password)) ?? null;
+    logins.set(req, login);
+  }
+  return login;
+}
+
+/**
  * HTTP Basic (see `accountOfCredentials`): missing, malformed or unknown credentials are a 401
- * with a Basic challenge. The handler after it gets the account logged in as.
+ * with production's Basic challenge, through the one error handler. The handler after it gets
+ * the account logged in as (`loginOf`).
  */
 function basicLogin(world: World, dialect: Dialect): RequestHandler[] {
   const throttle = throttleOf(world);
@@ -69,17 +78,13 @@ function basicLogin(world: World, dialect: Dialect): RequestHandler[] {
     if (wait > 0) setTimeout(next, wait);
     else next();
   };
-  const login = basicAuth({
-    authorizer: (user: string, pass: string) => accountOfCredentials(world, dialect, user, pass) !== undefined,
-    challenge: true,
-    realm: REALM,
-    // express-basic-auth has set the challenge header by now; throwing hands the 401 to the one
-    // error handler, so its body has the same shape as every other error.
-    unauthorizedResponse: (req: Parameters<RequestHandler>[0]) => {
-      throttle.failed(clientOf(req), Date.now());
-      throw new ApiError(401, unauthorizedMessage(dialect, req.headers['authorization']));
-    },
-  });
+  const login: RequestHandler = (req, _res, next) => {
+    if (loginOf(world, dialect, req) !== null) return next();
+    throttle.failed(clientOf(req), Date.now());
+    throw new ApiError(401, unauthorizedMessage(dialect, req.headers.authorization), {
+      'WWW-Authenticate': `Basic realm="${REALM}"`,
+    });
+  };
   return [pace, login];
 }
 
@@ -95,9 +100,8 @@ function throttleOf(world: World): LoginThrottle {
 }
 
 /** The account the credentials of a request that passed `basicLogin` name. */
-function loggedIn(world: World, dialect: Dialect, req: Parameters<RequestHandler>[0]): Account | undefined {
-  const { user, password } = (req as basicAuth.IBasicAuthedRequest).auth;
-  return accountOfCredentials(world, dialect, user, password);
+function loggedIn(world: World, dialect: Dialect, req: IncomingMessage): Account | undefined {
+  return loginOf(world, dialect, req) ?? undefined;
 }
 
 /**
@@ -124,22 +128,16 @@ function readableBy(world: World, login: Account | undefined, sid: string): Acco
   return target === login || world.ancestors(target).includes(login.profile.sid) ? target : undefined;
 }
 
-/** basic-auth's forms (express-basic-auth parses with it), narrowed to what clients send: anything else goes the express way. */
-const LANE_BASIC = /^Basic ([A-Za-z0-9+/]+=*)$/;
-const USER_PASS = /^([^:]*):(.*)$/;
-
 /**
  * The account a request may read at `sid`, when `requireAccount` would let it through at once:
- * Basic credentials in the plain form, a client with no login wait, an account they log in as
- * that may read `sid`. Found with no side effect; anything else is undefined, and the request
- * then goes through express, which answers it (and counts a failed login) as always.
+ * a client with no login wait, credentials that log in, an account they may read `sid` as.
+ * Found with no side effect but the login's check (kept for the request); anything else is
+ * undefined, and the request then goes through express, which answers it (and counts a failed
+ * login) as always.
  */
 export function laneAccount(world: World, dialect: Dialect, req: IncomingMessage, sid: string): Account | undefined {
-  const m = LANE_BASIC.exec(req.headers.authorization ?? '');
-  const userPass = m === null ? null : USER_PASS.exec(Buffer.from(m[1] as string, 'base64').toString());
-  if (userPass === null) return undefined;
   if (throttleOf(world).wait(req.socket.remoteAddress ?? '', Date.now()) > 0) return undefined;
-  return readableBy(world, accountOfCredentials(world, dialect, userPass[1] ?? '', userPass[2] ?? ''), sid);
+  return readableBy(world, loggedIn(world, dialect, req), sid);
 }
 
 /**

@@ -2,6 +2,7 @@ import express, { type RequestHandler } from 'express';
 import { ApiError, messages } from '../errors';
 import { adminRoutes } from '../format/uris';
 import { exchangeOf } from '../http/exchange';
+import { basicCredentials } from '../input/credentials';
 import { parseJson } from '../input/fields';
 import { sameSecret } from '../input/secret';
 
@@ -54,11 +55,8 @@ export function hostAllowed(header: string | undefined, names: ReadonlySet<strin
  * It changes nothing for cross-site requests: writes from other origins are refused (`scriptsOnly`).
  */
 function basicWith(header: string, token: string): boolean {
-  const m = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header);
-  if (m === null) return false;
-  const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon >= 0 && sameSecret(decoded.slice(colon + 1), token);
+  const given = basicCredentials(header);
+  return given !== null && sameSecret(given.password, token);
 }
 
 export interface GuardOptions {

@@ -230,3 +230,23 @@ describe('one error boundary', () => {
     expect(answers[2]?.headers['allow']).toBe('GET, HEAD');
   });
 });
+
+describe('credentials are checked once a request', () => {
+  test.each([
+    ['a list page (the lane)', (sid: string) => `/restcomm/2012-04-24/Accounts/${sid}/Calls.json`],
+    ['the account resource (express)', (sid: string) => `/restcomm/2012-04-24/Accounts/${sid}.json`],
+  ])('%s: one look-up of the token, whichever way in', async (_name, path) => {
+    const { app, world } = makeEmulator({ dialect: 'restcomm' });
+    const a = byCalls(world, 448);
+    const lookups = jest.spyOn(world, 'accountByToken');
+    const res = await request(app).get(path(a.sid)).auth(a.token, '');
+    expect(res.status).toBe(200);
+    expect(lookups).toHaveBeenCalledTimes(1);
+    // A refused login too: checked once, answered 401 with production's challenge.
+    lookups.mockClear();
+    const refused = await request(app).get(path(a.sid)).auth('nobody@example.com', 'nope');
+    expect(refused.status).toBe(401);
+    expect(refused.headers['www-authenticate']).toBe('Basic realm="Restcomm realm"');
+    expect(lookups).toHaveBeenCalledTimes(1);
+  });
+});
