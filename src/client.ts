@@ -73,13 +73,13 @@ export interface EmulatorClient {
   clearRequests(accountSid?: string): Promise<void>;
   /** The live sandboxes, oldest first. */
   sandboxes(): Promise<SandboxView[]>;
-  /** A fork of an account for one test (see README, "Sandboxes"): its own sid, token, clock and writes. */
+  /** A fork of an account for one test (see docs/sandboxes.md): its own sid, token, clock and writes. */
   sandbox(from: string | SandboxState, options?: SandboxRequest): Promise<SandboxHandle>;
   /** Ends every sandbox a test run made; resolves with their sids. */
   deleteSandboxes(filter: { run: string }): Promise<string[]>;
   /** Each client's walks over the lists (pages, duplicates, missed), oldest first, the first 1,000; one account's when given. */
   walks(accountSid?: string): Promise<WalkReport[]>;
-  /** The world's clock: it moves only when told (see README, "The clock"). */
+  /** The world's clock: it moves only when told (see docs/clock.md). */
   clock: {
     /** The clock now, ISO 8601. */
     now(): Promise<string>;
@@ -97,7 +97,7 @@ export interface EmulatorClient {
   };
 }
 
-/** One account's state, as `GET /__admin/accounts/{sid}/state` exports it (see README, "State"). */
+/** One account's state, as `GET /__admin/accounts/{sid}/state` exports it (see docs/admin-api.md). */
 export interface SandboxState {
   format: 1;
   seed: string;

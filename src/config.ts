@@ -165,7 +165,7 @@ function oneOf<T extends string>(values: readonly T[], problem: (got: string) =>
 
 const option = <K extends keyof Config>(doc: OptionDoc<K>): OptionDoc => doc as unknown as OptionDoc;
 
-/** The options, in the order `--help` and README list them. */
+/** The options, in the order `--help` and docs/options.md list them. */
 export const OPTIONS: readonly OptionDoc[] = [
   option({
     name: 'port',

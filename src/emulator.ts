@@ -12,12 +12,12 @@ export interface EmulatorOptions {
   /** A fixtures file, or the fixtures themselves: `{accounts: [{friendly_name, calls, recordings, token?, sid?}]}`. */
   fixtures?: string | { accounts: unknown[] };
   paging?: 'production' | 'documented';
-  /** `restcomm`: clients written for a plain Restcomm Connect work unchanged (see README, "Clients"). */
+  /** `restcomm`: clients written for a plain Restcomm Connect work unchanged (see docs/clients.md). */
   dialect?: 'spec' | 'restcomm';
   publicUrl?: string;
   /** ISO 8601 with a zone. */
   clock?: string;
-  /** The clock follows wall time at this rate (not deterministic; see README, "The clock"). */
+  /** The clock follows wall time at this rate (not deterministic; see docs/clock.md). */
   clockRate?: number;
   maxPageSize?: number;
   cacheMb?: number;

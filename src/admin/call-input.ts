@@ -306,7 +306,7 @@ function arrival(account: Account, k: number): number {
 
 /**
  * The call an admin insert describes: the given fields, validated against the wire formats
- * (README, "Production quirks we copy"), and the rest generated (see `insertedCallDefaults`).
+ * (docs/quirks.md), and the rest generated (see `insertedCallDefaults`).
  * Fields that depend on each other must agree (see `readStart`, `readEnd`). `k` is the insert
  * number, which keys the defaults. Throws a ValidationError naming the field.
  */

@@ -3,7 +3,7 @@
  *
  * Production is inconsistent, and we copy it: the calls list's `uri` has neither the `/call`
  * prefix nor `.json`, the recordings list's `uri` has both, and item `uri`s have `.json` but no
- * `/call` (README, "Production quirks we copy").
+ * `/call` (docs/quirks.md).
  */
 
 import { type ListName, perList } from '../generators/list-names';

@@ -132,7 +132,7 @@ export interface Metrics {
 
 /**
  * The metrics of one app, in Prometheus's text format or OpenMetrics (as the scraper asks): every
- * name is documented in its HELP line and in README. prom-client (the Node ecosystem's
+ * name is documented in its HELP line and in docs/operations.md. prom-client (the Node ecosystem's
  * Prometheus library) writes both formats; what is counted is ours.
  */
 export function createMetrics({ world, journal, log }: MetricsSources): Metrics {

@@ -1,6 +1,6 @@
 import type { EnvelopeWindow } from '../format/envelope';
 
-/** Which reading of the paging fields to follow (see README, "Paging"). */
+/** Which reading of the paging fields to follow (see docs/endpoints.md, "Paging"). */
 export type PagingProfile = 'production' | 'documented';
 
 /** Everything about one page: what the envelope says, and which items it holds. */

@@ -73,7 +73,7 @@ export function emulator(): EmulatorClient {
   const url = process.env[URL_ENV];
   if (url === undefined || url === '') {
     throw new Error(
-      `callrec-emulator: ${URL_ENV} is not set: start the emulator in the run's setup (see README, "Test runners")`,
+      `callrec-emulator: ${URL_ENV} is not set: start the emulator in the run's setup (see docs/sandboxes.md, "Test runners")`,
     );
   }
   const token = process.env[ADMIN_TOKEN_ENV];

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { docsText } from '../support/docs';
 import { ROOT, runCommand, type Spawned, startCli } from '../support/process';
 
 const PACT = resolve(__dirname, '..', 'pacts', 'callrec-client-callrec-emulator.json');
@@ -25,9 +26,8 @@ describe('Pact provider verification', () => {
     expect(run.code).toBe(0);
   }, 60_000);
 
-  test("README's verification block runs as printed, in a file of its own", async () => {
-    const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
-    const block = /```js\n(\/\/ verify-pact\.js\n[\s\S]*?)```/.exec(readme)?.[1];
+  test("the docs' verification block runs as printed, in a file of its own", async () => {
+    const block = /```js\n(\/\/ verify-pact\.js\n[\s\S]*?)```/.exec(docsText())?.[1];
     expect(block).toContain('async function main()');
     // A project of its own that has the package, as the README says; only the address is this run's.
     const dir = mkdtempSync(join(tmpdir(), 'callrec-pact-'));

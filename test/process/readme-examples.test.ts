@@ -1,22 +1,35 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { docsText } from '../support/docs';
 import { adminAccounts, ROOT, runCommand, type Spawned, startCli } from '../support/process';
 
 /**
- * The README's shell examples, run as a reader would: in the order printed, against one emulator
- * on the default data, each block under `set -euo pipefail` with every curl made to fail on a 4xx
- * or 5xx. A block that starts with `npm start -- <options>` gets its own emulator so started.
- * Blocks that install, clone, test, or need Docker are not examples of the running emulator.
+ * The shell examples of README and docs/, run as a reader would: in the order printed, against
+ * one emulator on the default data, each block under `set -euo pipefail` with every curl made to
+ * fail on a 4xx or 5xx, but a curl whose comment names the status it answers (`# 503`), which
+ * must answer exactly that. A block that starts with `npm start -- <options>` gets its own
+ * emulator so started. Blocks that install, clone, test, or need Docker are not examples of the
+ * running emulator.
  */
-const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+const readme = docsText();
 const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const examples = blocks.filter((b) => b.includes('127.0.0.1:8080') && !/docker|npm (install|test)|git clone/.test(b));
 
 /** Every curl leaves its command line and its body in the log, and fails the block on an error status. */
 const PRELUDE = `set -euo pipefail
-curl() { printf '\\n### curl %s\\n' "$*" >> "$LOG"; command curl -sS -f "$@" | tee -a "$LOG"; }
+curl() {
+  printf '\\n### curl %s\\n' "$*" >> "$LOG"
+  if [ -z "\${WANT:-}" ]; then command curl -sS -f "$@" | tee -a "$LOG"; return; fi
+  local code
+  code=$(command curl -sS -o "$LOG.body" -w '%{http_code}' "$@")
+  cat "$LOG.body" >> "$LOG"
+  [ "$code" = "$WANT" ] || { echo "curl $*: answered $code, not $WANT" >&2; return 1; }
+}
 `;
+
+/** A curl line whose comment names a status (`curl … # 503`) runs with WANT set to it. */
+const withWanted = (block: string) => block.replace(/^(\s*)(curl .*?)\s+# (\d{3})$/gm, '$1WANT=$3 $2');
 
 /** The log's sections: the curl command line, then what it printed. */
 function sections(log: string): { command: string; body: string }[] {
@@ -54,7 +67,7 @@ describe('README examples', () => {
       const target = own === null ? em : await startCli(own[1]!.split(' '));
       try {
         const script =
-          PRELUDE + (own === null ? block : rest.join('\n')).replaceAll('http://127.0.0.1:8080', target.url);
+          PRELUDE + withWanted(own === null ? block : rest.join('\n')).replaceAll('http://127.0.0.1:8080', target.url);
         const run = await runCommand('bash', ['-c', script], { LOG: log }, dir);
         expect([run.code, run.out]).toEqual([0, expect.anything()]);
       } finally {
@@ -94,6 +107,16 @@ describe('README examples', () => {
     expect(states).toEqual(['0 initiated', '1 ringing', '2 answered', '3 completed']);
     const created = /^created (\S+): QUEUED$/m.exec(run.out)?.[1];
     expect(run.out).toMatch(new RegExp(`^listed ${created}: completed, \\d+ s$`, 'm'));
+  });
+
+  test("README's page walk runs as printed and counts every call of the account", async () => {
+    const walk = /```js\n(\/\/ walk\.mjs[\s\S]*?)```/.exec(readme)?.[1];
+    expect(walk).toContain("next_page_uri === 'null'");
+    const file = join(dir, 'walk.mjs');
+    writeFileSync(file, (walk as string).replaceAll('http://127.0.0.1:8080', em.url));
+    const run = await runCommand(process.execPath, [file], {}, dir);
+    expect([run.code, run.out.trim()]).toEqual([0, '448 calls']);
+    expect(walk).toContain('// 448 calls');
   });
 
   test('the TypeScript example runs with the project ts-node, downloading nothing', async () => {

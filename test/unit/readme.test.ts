@@ -1,10 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { OPTIONS } from '../../src/config';
 import { adminRoutes, routes } from '../../src/format/uris';
 import { asDocPath } from '../support/app';
+import { DOC_FILES, docsText, docText } from '../support/docs';
+import { ROOT } from '../support/process';
 
-const readme = readFileSync(resolve(__dirname, '..', '..', 'README.md'), 'utf8');
+const readme = docText('README.md');
+/** README and docs/: the reference moved there, and README's contents table links every file. */
+const docs = docsText();
 
 describe('README stays true', () => {
   test('the two set-up commands and the test command', () => {
@@ -12,18 +16,72 @@ describe('README stays true', () => {
     expect(readme).toContain('npm test');
   });
 
+  test('README is read in five minutes: under 300 lines, the jest example, the page walk and a fault in its first 150', () => {
+    const lines = readme.split('\n');
+    expect(lines.length).toBeLessThan(300);
+    const first = lines.slice(0, 150).join('\n');
+    expect(first).toContain('// calls.test.ts');
+    expect(first).toContain('// walk.mjs');
+    expect(first).toMatch(/curl -X POST \$F .*"status":503/);
+  });
+
+  test('its contents table lists every file of docs/, and every file it lists is one of them', () => {
+    const listed = [...readme.matchAll(/\]\(docs\/([A-Za-z-]+\.md)\)/g)].map((m) => `docs/${m[1]}`);
+    const present = readdirSync(resolve(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`);
+    expect(new Set(listed)).toEqual(new Set(present));
+    expect(new Set(DOC_FILES.slice(1))).toEqual(new Set(present));
+  });
+
+  test.each(DOC_FILES)('every link of %s reaches a file, and a heading where it names one', (file) => {
+    const text = docText(file);
+    const dir = dirname(resolve(ROOT, file));
+    const broken = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1] as string)
+      .filter((target) => !/^[a-z]+:/.test(target))
+      .filter((target) => {
+        const [path = '', anchor] = target.split('#');
+        const at = path === '' ? resolve(ROOT, file) : resolve(dir, path);
+        if (!existsSync(at)) return true;
+        if (anchor === undefined || !at.endsWith('.md')) return false;
+        return !headingSlugs(readFileSync(at, 'utf8')).includes(anchor);
+      });
+    expect(broken).toEqual([]);
+  });
+
   test.each(OPTIONS.map((o) => [o.name, o.env]))('documents --%s and %s', (flag, env) => {
-    expect(readme).toMatch(new RegExp(`\`--${flag}[ \`]`));
-    expect(readme).toContain(`\`${env}\``);
+    const options = docText('docs/options.md');
+    expect(options).toMatch(new RegExp(`\`--${flag}[ \`]`));
+    expect(options).toContain(`\`${env}\``);
   });
 
   test('the sample response is the golden body it claims to be', () => {
     const golden = readFileSync(resolve(__dirname, '..', '..', 'fixtures', 'golden', 'calls-1.json'), 'utf8').trim();
-    expect(readme).toContain(`\`\`\`json\n${golden}\n\`\`\``);
+    expect(docText('docs/endpoints.md')).toContain(`\`\`\`json\n${golden}\n\`\`\``);
   });
 
   test.each(Object.entries({ ...routes, ...adminRoutes }))('documents the %s route', (_name, pattern) => {
     const shown = asDocPath(pattern).replace('{.json}', '.json');
-    expect(readme).toContain(shown);
+    expect(docs).toContain(shown);
   });
 });
+
+/** The anchors GitHub makes of a Markdown file's headings (fenced code left out). */
+function headingSlugs(text: string): string[] {
+  let fenced = false;
+  const slugs: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const m = fenced ? null : /^#+ (.*)$/.exec(line);
+    if (m !== null)
+      slugs.push(
+        (m[1] as string)
+          .trim()
+          .toLowerCase()
+          .replace(/[^\w\- ]/g, '')
+          .replaceAll(' ', '-'),
+      );
+  }
+  return slugs;
+}
