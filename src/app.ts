@@ -1,13 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { logSides } from './admin/apply';
 import type { AdminContext } from './admin/context';
-import { pumpCallbacks } from './admin/create-call';
 import { answerGather, soloFleet } from './admin/fleet';
 import type { LogTransport } from './admin/log-transport';
 import type { StateDef } from './admin/state-defs';
 import type { UiAsset } from './admin/ui-asset';
-import { WRITE_HANDLERS } from './admin/write-handlers';
-import { localTransport, WriteLog } from './admin/write-log';
+import { type LogSides, localTransport, WriteLog } from './admin/write-log';
 import { RenderCache, type RenderCacheOptions } from './cache/render-cache';
 import { DIALECTS, type DialectName, fileBaseOf } from './format/uris';
 import { frontDoor } from './front-door';
@@ -145,7 +142,22 @@ export function createApp(deps: AppDeps): EmulatorApp {
   };
   const answer = answerGather(admin, async () => (await metrics.registry()).getMetricsAsJSON());
   link?.answer(answer);
-  log.open(logSides(admin, WRITE_HANDLERS));
+  // The admin handlers are loaded on the first write the log applies: a start-up (and a first
+  // page) needs none of them, and they are a fifth of what the app loads.
+  let sides: LogSides | null = null;
+  const admitted = (): LogSides => {
+    if (sides === null) {
+      const { logSides } = require('./admin/apply') as typeof import('./admin/apply');
+      const { WRITE_HANDLERS } = require('./admin/write-handlers') as typeof import('./admin/write-handlers');
+      sides = logSides(admin, WRITE_HANDLERS);
+    }
+    return sides;
+  };
+  log.open({
+    apply: (entry, takenHere) => admitted().apply(entry, takenHere),
+    capture: (version) => admitted().capture(version),
+    restore: (checkpoint) => admitted().restore(checkpoint),
+  });
 
   const listSettings: ListSettings = {
     paging: deps.paging,
@@ -202,7 +214,11 @@ export function createApp(deps: AppDeps): EmulatorApp {
     journal,
     faults,
     log,
-    pumpCallbacks: () => pumpCallbacks(admin),
+    pumpCallbacks: () => {
+      // Only a running clock (--clock-rate) has callbacks to pump: the rest of the time, nothing to load.
+      if (world.clockRate !== null)
+        (require('./admin/create-call') as typeof import('./admin/create-call')).pumpCallbacks(admin);
+    },
     closeCallbacks: () => admin.callbacks.close(),
   });
 }

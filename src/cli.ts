@@ -1,10 +1,16 @@
 #!/usr/bin/env node
+import cluster from 'node:cluster';
 import { banner } from './banner';
 import { type Config, loadConfig } from './config';
 import { ValidationError } from './errors';
-import { isWorker, runPrimary, serveAsWorker } from './fleet/cluster';
 import { loadInputs } from './load';
 import { type RunningEmulator, serve } from './server';
+
+/** Whether this process is a worker of `--workers`. */
+const isWorker = () => cluster.isWorker;
+
+/** The cluster's side, loaded only with --workers: a single emulator's start-up needs none of it. */
+const fleet = () => require('./fleet/cluster') as typeof import('./fleet/cluster');
 
 /** Exit codes: 2 for unusable options or files, 1 when the port cannot be had. */
 function fail(message: string, code: number): void {
@@ -39,7 +45,7 @@ async function main(): Promise<void> {
     }
     warnIfOpen(config);
     // --workers: this process forks the workers, orders the write log and prints their banner.
-    process.exitCode = await runPrimary(config.workers, config.redis === null, {
+    process.exitCode = await fleet().runPrimary(config.workers, config.redis === null, {
       out: (text) => process.stdout.write(text),
       err: (text) => process.stderr.write(text),
       now: () => Date.now(),
@@ -59,7 +65,7 @@ async function main(): Promise<void> {
     return fail(`cannot listen on ${config.host}:${config.port} (${e.code ?? e.message})${hint}`, 1);
   }
   if (worker) {
-    serveAsWorker(banner(em, config), () => em.close());
+    fleet().serveAsWorker(banner(em, config), () => em.close());
     return;
   }
   let stopping = false;

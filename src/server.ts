@@ -6,7 +6,6 @@ import { localTransport } from './admin/write-log';
 import { createApp, type EmulatorApp } from './app';
 import type { Config } from './config';
 import { ValidationError } from './errors';
-import { workerTransport } from './fleet/cluster';
 import { genesisOf } from './fleet/genesis';
 import { answerNodeErrors, capConnections, HEADERS_TIMEOUT_MS } from './http/connections';
 import { loadInputs, loadUi } from './load';
@@ -60,7 +59,7 @@ export async function serve(config: Readonly<Config>, fleet: ServeOptions = {}):
           replica,
         )
       : fleet.clusterWorker === true
-        ? await workerTransport(replica)
+        ? await (await import('./fleet/cluster')).workerTransport(replica)
         : localTransport();
   try {
     return await serveOn(config, inputs, replica, transport);

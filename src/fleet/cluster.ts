@@ -197,8 +197,6 @@ export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Pro
 
 const WHERE = 'the primary process (--workers)';
 
-/** Whether this process is a worker of `--workers`. */
-export const isWorker = () => cluster.isWorker;
 
 /**
  * A worker's side of the primary's log: appends go to the primary, entries come back in its
