@@ -197,7 +197,6 @@ export function runPrimary(workers: number, orders: boolean, io: PrimaryIo): Pro
 
 const WHERE = 'the primary process (--workers)';
 
-
 /**
  * A worker's side of the primary's log: appends go to the primary, entries come back in its
  * order, and the first ones (the backlog) before the worker answers a request.

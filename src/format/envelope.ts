@@ -34,8 +34,32 @@ export interface EnvelopeParts {
   tail: string;
 }
 
+/** A page as an envelope builder sees it: the list, the window, its `uri`, and its items' sids. */
+export interface EnvelopePage {
+  key: ListKey;
+  window: EnvelopeWindow;
+  uri: string;
+  /** The sid of the item at a position of the page (0 the first, `count - 1` the last), for links that name one. */
+  sidAt(k: number): string;
+  /** The list's XML form, when the page is written in XML. */
+  xml?: XmlList;
+}
+
 /**
- * The one envelope builder. Keys in production's order; `start` and `end` are strings and a
+ * What writes the text around a page's items in one dialect: the seam a dialect's envelope is
+ * registered at (format/envelopes.ts). A new envelope shape is one builder and its registration.
+ */
+export type EnvelopeBuilder = (page: EnvelopePage) => EnvelopeParts;
+
+/**
+ * Production's envelope (the service as documented and the Restcomm dialect): see `envelope`.
+ * @example restcommEnvelope({ key: 'calls', window, uri: '/2012-04-24/Accounts/AC1/Calls', sidAt }).head // '{"page":0,"num_pages":8,…,"calls":['
+ */
+export const restcommEnvelope: EnvelopeBuilder = (p) =>
+  envelope(p.key, p.window, p.uri, p.window.hasNext ? p.sidAt(p.window.count - 1) : undefined, p.xml);
+
+/**
+ * Restcomm's envelope builder. Keys in production's order; `start` and `end` are strings and a
  * missing neighbour link is the string "null", as production writes them.
  *
  * With `xml`, the same page as production's XML writes it: the list element under

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { authedAccount } from '../auth';
 import { ApiError, messages } from '../errors';
-import { envelope } from '../format/envelope';
+import { ENVELOPES } from '../format/envelopes';
 import type { ListWire } from '../format/list-wire';
 import type { Dialect } from '../format/uris';
 import { xmlElement } from '../format/xml';
@@ -213,7 +213,6 @@ async function listPage<C extends string, R extends { sid: string }>(
   await runSliced(readyRange(order, offset - 1, offset + Math.min(count, READY_AHEAD) + 1));
   await runSliced(readyRange(order, offset + count - 1, offset + count));
   const sidAt = (position: number) => item(order.at(position)).record().sid;
-  const lastSid = window.hasNext ? sidAt(window.offset + window.count - 1) : undefined;
   // Production ignores AfterSid. The previous page's next link carries the sid of the item just
   // before this page: normal use, said nothing of. Any other sid is a client relying on it.
   const warnings = query.warnings.map(headerSafe);
@@ -221,13 +220,13 @@ async function listPage<C extends string, R extends { sid: string }>(
     const follows = window.offset > 0 && window.offset <= order.length ? sidAt(window.offset - 1) : undefined;
     if (query.afterSid !== follows) warnings.push(headerSafe(messages.afterSidOther(query.afterSid, follows)));
   }
-  const { head, tail } = envelope(
-    resource.wire.key,
+  const { head, tail } = ENVELOPES[settings.dialect.name]({
+    key: resource.wire.key,
     window,
-    resource.wire.uri(account.profile.sid, { dialect: settings.dialect, mount }),
-    lastSid,
-    format === 'xml' ? resource.wire.xml : undefined,
-  );
+    uri: resource.wire.uri(account.profile.sid, { dialect: settings.dialect, mount }),
+    sidAt: (k) => sidAt(window.offset + k),
+    ...(format === 'xml' ? { xml: resource.wire.xml } : {}),
+  });
   return {
     window,
     head,

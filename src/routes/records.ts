@@ -1,7 +1,7 @@
 import type { Express, Request, RequestHandler } from 'express';
 import { authedAccount } from '../auth';
 import { ApiError, messages } from '../errors';
-import { envelope } from '../format/envelope';
+import { ENVELOPES } from '../format/envelopes';
 import { LIST_WIRES, type ListWire } from '../format/list-wire';
 import { type ApiRoutes, callNotificationsListUri } from '../format/uris';
 import { xmlDocument, xmlWrapped } from '../format/xml';
@@ -90,13 +90,13 @@ export function mountRecords(
     const items = ids
       .slice(window.offset, window.offset + window.count)
       .map((id) => account.tables.notifications.get(id));
-    const { head, tail } = envelope(
-      'notifications',
+    const { head, tail } = ENVELOPES[settings.dialect.name]({
+      key: 'notifications',
       window,
-      callNotificationsListUri(account.profile.sid, call.sid),
-      items.at(-1)?.sid,
-      format === 'xml' ? LIST_WIRES.notifications.xml : undefined,
-    );
+      uri: callNotificationsListUri(account.profile.sid, call.sid),
+      sidAt: (k) => (items[k] as { sid: string }).sid,
+      ...(format === 'xml' ? { xml: LIST_WIRES.notifications.xml } : {}),
+    });
     const body = items.map((n) =>
       itemText(LIST_WIRES.notifications, format, n, account.profile.sid, settings.fileBase),
     );

@@ -1,4 +1,8 @@
 import { messages } from '../../src/errors';
+import { ENVELOPES } from '../../src/format/envelopes';
+import { DIALECTS } from '../../src/format/uris';
+import { PAGE_WRITERS } from '../../src/routes/writers';
+import type { PageWriter } from '../../src/routes/writers/page';
 import { authGet, byCalls, callsPath, ENVELOPE_KEYS, makeEmulator, recordingsPath } from '../support/app';
 
 const { app, world } = makeEmulator();
@@ -131,5 +135,53 @@ describe('the recordings list envelope', () => {
     expect(res.body.next_page_uri).toBe(
       `/call/2012-04-24/Accounts/${fifty.sid}/Recordings.json?Page=1&PageSize=1&AfterSid=${res.body.recordings[0].sid}`,
     );
+  });
+});
+
+describe('the seams a dialect adds to', () => {
+  test("a dialect's envelope is its registration alone: every list page, JSON, of every list, is written by it", async () => {
+    const { app: own, world: w } = makeEmulator({ unchecked: true });
+    const a = byCalls(w, 448);
+    const seen: { key: string; first: string; last: string }[] = [];
+    const replaced = jest.spyOn(ENVELOPES, 'spec').mockImplementation((p) => {
+      seen.push({ key: p.key, first: p.sidAt(0), last: p.sidAt(p.window.count - 1) });
+      return { head: `{"${p.key}":[`, tail: `],"cursor":"${p.sidAt(p.window.count - 1)}"}` };
+    });
+    try {
+      const calls = await authGet(own, `${callsPath(a.sid)}?PageSize=3`, a.token);
+      const recordings = await authGet(own, `${recordingsPath(a.sid)}?PageSize=2`, a.token);
+      expect(Object.keys(calls.body)).toEqual(['calls', 'cursor']);
+      expect(calls.body.cursor).toBe(calls.body.calls[2].sid);
+      expect(Object.keys(recordings.body)).toEqual(['recordings', 'cursor']);
+      expect(seen.map((s) => s.key)).toEqual(['calls', 'recordings']);
+      expect(seen[0]?.first).toBe(calls.body.calls[0].sid);
+    } finally {
+      replaced.mockRestore();
+    }
+  });
+
+  test('a new way of writing a page is a writer and its place in the list: it takes the pages it wants, the others go on', async () => {
+    const { app: own, world: w } = makeEmulator({ unchecked: true });
+    const a = byCalls(w, 448);
+    const mine: PageWriter = (job) => {
+      if (job.window.count !== 7) return false;
+      job.res.setHeader('Content-Type', 'text/plain');
+      job.res.end(`${job.head.length} ${job.window.count}`);
+      return true;
+    };
+    const writers = PAGE_WRITERS as PageWriter[];
+    writers.unshift(mine);
+    try {
+      const taken = await authGet(own, `${callsPath(a.sid)}?PageSize=7`, a.token);
+      expect(taken.text).toMatch(/^\d+ 7$/);
+      const passed = await authGet(own, `${callsPath(a.sid)}?PageSize=6`, a.token);
+      expect(passed.body.calls).toHaveLength(6);
+    } finally {
+      writers.shift();
+    }
+  });
+
+  test('every dialect has an envelope', () => {
+    expect(Object.keys(ENVELOPES).sort()).toEqual(Object.keys(DIALECTS).sort());
   });
 });
