@@ -217,7 +217,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     pumpCallbacks: () => {
       // Only a running clock (--clock-rate) has callbacks to pump: the rest of the time, nothing to load.
       if (world.clockRate !== null)
-        (require('./admin/create-call') as typeof import('./admin/create-call')).pumpCallbacks(admin);
+        (require('./admin/created-calls') as typeof import('./admin/created-calls')).pumpCallbacks(admin);
     },
     closeCallbacks: () => admin.callbacks.close(),
   });

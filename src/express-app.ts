@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { AdminContext } from './admin/context';
-import { submitCreate } from './admin/create-call';
+import { submitCreate } from './admin/created-calls';
 import { mountAdmin } from './admin/mount';
 import type { WriteLog } from './admin/write-log';
 import { ADMIN } from './format/uris';

@@ -4,7 +4,7 @@ import { durationMs } from '../input/duration';
 import { asObject, checkKeys, instantAt } from '../input/fields';
 import type { World } from '../store/world';
 import type { AdminHandler } from './context';
-import { checkPassed, deliverWorldPassed, worldClockAccounts } from './create-call';
+import { checkPassed, deliverWorldPassed, worldClockAccounts } from './created-calls';
 import { ok } from './reply';
 
 /** The last instant the date formats can write. */

@@ -7,7 +7,7 @@ import { accountView } from './account-view';
 import { hazardsView } from './accounts';
 import { accountClockView, clockTarget } from './clock';
 import { type AdminContext, type AdminHandler, endAccount } from './context';
-import { checkPassed, deliverPassed } from './create-call';
+import { checkPassed, deliverPassed } from './created-calls';
 import { created, ok } from './reply';
 import { accountFromState } from './state';
 

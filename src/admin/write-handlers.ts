@@ -1,5 +1,5 @@
 import type { AdminHandler } from './context';
-import { CREATE_CALL_ROUTE, createCall } from './create-call';
+import { CREATE_CALL_ROUTE, createCall } from './created-calls';
 import { ADMIN_ROUTES, type AdminRoute } from './routes';
 
 /** A route's key in the write log: its method and path pattern. */

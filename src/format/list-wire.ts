@@ -1,5 +1,5 @@
 import type { ListName } from '../generators/list-names';
-import type { ListRecords } from '../generators/lists';
+import type { ListRecords } from '../generators/list-records';
 import type { ByteSink } from './byte-sink';
 import { callJson, callXml, writeCallJson } from './call';
 import type { XmlList } from './envelope';
@@ -38,7 +38,7 @@ export interface ListAt {
 }
 
 /**
- * The wire's part of the registry (see generators/lists.ts): each list's items key (its name),
+ * The wire's part of the registry (see generators/list-records.ts): each list's items key (its name),
  * its `uri` in production's style for that list, and its item writer.
  * @example LIST_WIRES.calls.uri('AC1', at) // '/2012-04-24/Accounts/AC1/Calls' (no /call, no .json: production's quirk)
  */

@@ -14,7 +14,7 @@ import { insertedCallDefaults } from './inserted';
  * and the status callbacks it sends on the way (`Call.executeStatusCallback`).
  */
 
-/** What a create request gives, read and normalized (see admin/create-call.ts). */
+/** What a create request gives, read and normalized (see admin/created-calls.ts). */
 export interface CallRequest {
   from: string;
   to: string;

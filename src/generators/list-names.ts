@@ -1,4 +1,4 @@
-/** The lists the emulator serves, by name (see ListRecords in lists.ts for the record each holds). */
+/** The lists the emulator serves, by name (see ListRecords in list-records.ts for the record each holds). */
 export type ListName = 'calls' | 'recordings' | 'notifications';
 
 /**

@@ -1,7 +1,7 @@
 import { ApiError, messages } from '../errors';
 import type { RecordFilter, StoreSort } from '../store/table';
 import { buildFilter } from './filters';
-import type { ListSpec } from './lists';
+import type { ListSpec } from './list-specs';
 import { parseSortBy } from './sort';
 
 /** The largest value Java's `Integer.parseInt` accepts; production has no other bound. */

@@ -9,9 +9,9 @@ import { methodNotAllowed } from '../http/error-handler';
 import type { Account, World } from '../store/world';
 import { VERSION } from '../version';
 import { mountAudio } from './audio';
-import { listHandler, negotiate } from './list';
+import { listHandler, negotiate } from './list-page';
+import { LIST_RESOURCES } from './list-resources';
 import type { ListSettings } from './list-settings';
-import { LIST_RESOURCES } from './lists';
 import { mountRecords } from './records';
 import { sendBody } from './send-page';
 

@@ -3,7 +3,7 @@ import express, { type RequestHandler } from 'express';
 import { authedAccount } from '../auth';
 import { ApiError, messages } from '../errors';
 import type { Account } from '../store/world';
-import { negotiate } from './list';
+import { negotiate } from './list-page';
 import type { ListSettings } from './list-settings';
 import type { WireFormat } from './send-page';
 
@@ -11,7 +11,7 @@ import type { WireFormat } from './send-page';
 const FORM_BYTES = 64 * 1024;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-/** What takes a create on from here: the write log's side (admin/create-call.ts), which answers it. */
+/** What takes a create on from here: the write log's side (admin/created-calls.ts), which answers it. */
 export type CreateSubmit = (
   account: Account,
   form: Readonly<Record<string, string>>,

@@ -5,9 +5,9 @@ import { LIST_NAMES, type ListName } from '../generators/list-names';
 import { writeError } from '../http/error-handler';
 import { urlPath } from '../http/exchange';
 import type { Account, World } from '../store/world';
-import { serveList } from './list';
+import { serveList } from './list-page';
+import { LIST_RESOURCES } from './list-resources';
 import type { ListSettings } from './list-settings';
-import { LIST_RESOURCES } from './lists';
 
 /**
  * Serves a request itself and says true, or says false and leaves it alone (the front door then

@@ -10,7 +10,7 @@ import { exchangeOf } from '../http/exchange';
 import { parseListQuery } from '../query/list-query';
 import { pageWindow } from '../query/paging';
 import type { Account, World } from '../store/world';
-import { itemText, negotiate } from './list';
+import { itemText, negotiate } from './list-page';
 import type { ListSettings } from './list-settings';
 import { between, sendBody, type WireFormat } from './send-page';
 

@@ -4,13 +4,13 @@ import { type RestartSweep, storedAtClock } from '../generators/call-life';
 import type { CallRecord } from '../generators/call-record';
 import type { HazardNode } from '../generators/hazards';
 import { LIST_NAMES, type ListName, perList } from '../generators/list-names';
-import type { ListRecords } from '../generators/lists';
+import type { ListRecords } from '../generators/list-records';
 import { notificationOfCall } from '../generators/notification';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
-import { type ListColumns, STORE_LISTS, type Tables, type TableViews } from './lists';
 import { ARRIVAL_BASE } from './order';
 import { INSERT_BASE } from './overlay';
 import { type Arrivals, Table } from './table';
+import { type ListColumns, STORE_LISTS, type Tables, type TableViews } from './table-kinds';
 import { TrafficCalls } from './traffic-calls';
 import { TrafficRecordings } from './traffic-recordings';
 

@@ -14,8 +14,8 @@ import type { RecordingRecord } from '../generators/recording';
 import { Stream } from '../random/stream';
 import { type Account, AccountStore } from './account';
 import { checkHierarchy, lineage } from './hierarchy';
-import { STORE_LISTS } from './lists';
 import { markWrite } from './overlay';
+import { STORE_LISTS } from './table-kinds';
 
 export type { Account } from './account';
 

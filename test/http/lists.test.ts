@@ -2,7 +2,7 @@ import request from 'supertest';
 import { messages } from '../../src/errors';
 import { DIALECTS, listUri } from '../../src/format/uris';
 import { LIST_NAMES } from '../../src/generators/list-names';
-import { LIST_SPECS } from '../../src/query/lists';
+import { LIST_SPECS } from '../../src/query/list-specs';
 import { allItems, byCalls, ENVELOPE_KEYS, listPath, makeEmulator } from '../support/app';
 
 /**

@@ -1,5 +1,5 @@
 import { messages } from '../../src/errors';
-import { RECORDING_LIST } from '../../src/query/lists';
+import { RECORDING_LIST } from '../../src/query/list-specs';
 import { allItems, authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 const { app, world } = makeEmulator();

@@ -1,7 +1,7 @@
 import { messages } from '../../src/errors';
 import type { CallRecord, CallStatus } from '../../src/generators/call-record';
 import { parseListQuery } from '../../src/query/list-query';
-import { CALL_LIST } from '../../src/query/lists';
+import { CALL_LIST } from '../../src/query/list-specs';
 
 const parse = (q: string, maxPageSize?: number) => parseListQuery(q, CALL_LIST, maxPageSize);
 const fails = (q: string, message: string, maxPageSize?: number) =>

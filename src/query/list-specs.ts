@@ -1,7 +1,7 @@
 import type { ListName } from '../generators/list-names';
-import type { ListRecords } from '../generators/lists';
-import type { ListColumns } from '../store/lists';
+import type { ListRecords } from '../generators/list-records';
 import type { Created } from '../store/table';
+import type { ListColumns } from '../store/table-kinds';
 import { CALL_FILTERS, type FilterDefs, NOTIFICATION_FILTERS, RECORDING_FILTERS } from './filters';
 import { CALL_SORT, NOTIFICATION_SORT, RECORDING_SORT, type SortAttributes } from './sort';
 
@@ -21,7 +21,7 @@ export const CALL_LIST = { sort: CALL_SORT, filters: CALL_FILTERS, reverse: true
 /** The recordings list: three SortBy attributes, three filters. */
 export const RECORDING_LIST = { sort: RECORDING_SORT, filters: RECORDING_FILTERS };
 
-/** The query's part of the registry (see generators/lists.ts). @example LIST_SPECS.calls.sort.From // 'from' */
+/** The query's part of the registry (see generators/list-records.ts). @example LIST_SPECS.calls.sort.From // 'from' */
 export const LIST_SPECS: { readonly [K in ListName]: ListSpec<ListColumns[K] | Created, ListRecords[K]> } = {
   calls: CALL_LIST,
   recordings: RECORDING_LIST,

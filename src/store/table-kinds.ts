@@ -1,7 +1,7 @@
 import type { AccountSpec } from '../generators/account-spec';
 import type { CallFacts } from '../generators/call-record';
 import type { ListName } from '../generators/list-names';
-import type { ListRecords } from '../generators/lists';
+import type { ListRecords } from '../generators/list-records';
 import { notificationCapacity } from '../generators/notification';
 import { CALL_KIND, type CallColumn } from './calls';
 import { NOTIFICATION_KIND, type NotificationColumn } from './notifications';
@@ -28,7 +28,7 @@ export interface StoreList<K extends ListName> {
   seeded(spec: AccountSpec): number;
 }
 
-/** The store's part of the registry (see generators/lists.ts). */
+/** The store's part of the registry (see generators/list-records.ts). */
 export const STORE_LISTS: { readonly [K in ListName]: StoreList<K> } = {
   calls: { kind: CALL_KIND, seeded: (spec) => spec.calls },
   recordings: { kind: RECORDING_KIND, seeded: (spec) => spec.recordings },

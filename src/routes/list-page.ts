@@ -10,7 +10,7 @@ import type { ListName } from '../generators/list-names';
 import { exchangeOf, headerSafe, urlPath } from '../http/exchange';
 import { type BuildLabel, runSliced } from '../http/slices';
 import { type ListQuery, parseListQuery } from '../query/list-query';
-import type { ListSpec } from '../query/lists';
+import type { ListSpec } from '../query/list-specs';
 import { type PageWindow, pageWindow } from '../query/paging';
 import type { WalkPage } from '../query/walk';
 import { idOf, mergeParts, partOf } from '../store/merged-order';

@@ -1,10 +1,10 @@
 import { LIST_WIRES } from '../format/list-wire';
 import { LIST_NAMES, type ListName } from '../generators/list-names';
-import type { ListRecords } from '../generators/lists';
-import { LIST_SPECS } from '../query/lists';
-import type { ListColumns } from '../store/lists';
+import type { ListRecords } from '../generators/list-records';
+import { LIST_SPECS } from '../query/list-specs';
 import type { Created } from '../store/table';
-import { type ListResource, listResource } from './list';
+import type { ListColumns } from '../store/table-kinds';
+import { type ListResource, listResource } from './list-page';
 
 /** A list resource as the routes serve it, its types read off its name. */
 export type ListResourceOf<K extends ListName> = ListResource<ListColumns[K] | Created, ListRecords[K]>;
@@ -15,7 +15,7 @@ function resourceOf<K extends ListName>(name: K): ListResourceOf<K> {
 
 /**
  * Every list the API serves, `GET …/Accounts/{AccountSid}/{Segment}.json` (and without `.json`,
- * by Accept): the registry's entries put together (see generators/lists.ts). Nothing here is
+ * by Accept): the registry's entries put together (see generators/list-records.ts). Nothing here is
  * written per list: a new list's parts come from its entries in the layers below.
  */
 export const LIST_RESOURCES = Object.fromEntries(LIST_NAMES.map((name) => [name, resourceOf(name)])) as {
