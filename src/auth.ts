@@ -3,9 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { ApiError, messages } from './errors';
 import type { Dialect } from './format/uris';
-import { LoginThrottle } from './harness/login-throttle';
 import { basicCredentials } from './input/credentials';
 import { sameSecret } from './input/secret';
+import { LoginThrottle } from './login-throttle';
 import type { Account, World } from './store/world';
 
 /** Production's realm, so a client that matches on the challenge sees the same one. */

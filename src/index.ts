@@ -2,9 +2,11 @@
 
 export type { CallInput } from './admin/call-input';
 export type { ClockView } from './admin/clock';
+export type { JournalEntry } from './admin/journal-views';
 export type { RecordingInput } from './admin/recording-input';
 export type { WalkReport } from './admin/walks';
 export { type AppDeps, createApp, type EmulatorApp } from './app';
+export type { CallbackEntry } from './callbacks/callback-desk';
 export {
   type AccountView,
   type CallbackFilter,
@@ -19,12 +21,10 @@ export {
 export { type Config, loadConfig } from './config';
 export { type EmulatorHandle, type EmulatorOptions, startEmulator } from './emulator';
 export { ApiError, messages, ValidationError } from './errors';
+export type { FaultSpec } from './faults/faults';
 export type { RestcommAccount } from './format/account';
 export type { Call } from './format/call';
 export type { Notification } from './format/notification';
 export type { Recording } from './format/recording';
-export type { CallbackEntry } from './harness/callbacks';
-export type { FaultSpec } from './harness/faults';
-export type { JournalEntry } from './harness/journal';
 export { type RunningEmulator, serve } from './server';
 export { World, type WorldSpec } from './store/world';

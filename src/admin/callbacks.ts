@@ -1,5 +1,5 @@
+import type { CallbackEntry } from '../callbacks/callback-desk';
 import { problems, ValidationError } from '../errors';
-import type { CallbackEntry } from '../harness/callbacks';
 import { queryInt, queryOf } from '../input/fields';
 import type { AdminHandler } from './context';
 import { ok } from './reply';

@@ -1,5 +1,5 @@
 import { problems, ValidationError } from '../errors';
-import type { FaultBook } from '../harness/faults';
+import type { FaultBook } from '../faults/faults';
 import { asObject } from '../input/fields';
 import type { Work } from '../store/order';
 import type { ForkBook } from '../store/world';

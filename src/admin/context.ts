@@ -1,9 +1,9 @@
+import type { CallbackDesk } from '../callbacks/callback-desk';
 import { ApiError, messages, problems, ValidationError } from '../errors';
+import type { Faults } from '../faults/faults';
 import type { Dialect } from '../format/uris';
-import type { CallbackDesk } from '../harness/callbacks';
-import type { Faults } from '../harness/faults';
-import type { Journal } from '../harness/journal';
 import { queryOf } from '../input/fields';
+import type { Journal } from '../journal/journal';
 import type { PagingProfile } from '../query/paging';
 import type { Account, World } from '../store/world';
 import type { FleetLink } from './log-transport';

@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
+import { CallbackDesk, callbackHostAllowed, type DueDelivery, javaUriParses } from '../callbacks/callback-desk';
 import { ApiError, messages } from '../errors';
 import { callJson, callXml } from '../format/call';
 import { xmlRoot } from '../format/xml';
 import { storedAtClock } from '../generators/call-life';
 import { type CallRequest, createdCall } from '../generators/created-call';
 import { arrivalsBetween, trafficCallbacksBetween } from '../generators/traffic-callbacks';
-import { CallbackDesk, callbackHostAllowed, type DueDelivery, javaUriParses } from '../harness/callbacks';
 import { headerSafe, VERSION_HEADER } from '../http/exchange';
 import type { Account } from '../store/world';
 import type { AdminContext, AdminHandler } from './context';

@@ -1,5 +1,5 @@
 import { problems, ValidationError } from '../errors';
-import type { Delay, FaultSpec } from '../harness/faults';
+import type { Delay, FaultSpec } from '../faults/faults';
 import { checkKeys, type Reader, readerOf } from '../input/fields';
 
 const FIELDS = [

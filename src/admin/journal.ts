@@ -1,7 +1,8 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
-import type { Journal, JournalEntry, JournalFilter } from '../harness/journal';
 import { instantAt, queryInt, queryOf } from '../input/fields';
+import type { Journal, JournalFilter } from '../journal/journal';
 import { type AdminHandler, fleetAsked, scopedAccount } from './context';
+import { detailOf, entryOf, type JournalEntry } from './journal-views';
 import type { Gathered } from './log-transport';
 import { ok } from './reply';
 
@@ -46,7 +47,7 @@ interface JournalView {
 export function journalView(journal: Journal, rawQuery: string): JournalView {
   const filter = journalFilter(rawQuery, journal.size);
   return {
-    requests: journal.list(filter),
+    requests: journal.list(filter).map(entryOf),
     matched: journal.countMatching(filter),
     size: journal.size,
     held: journal.count,
@@ -95,7 +96,7 @@ export const getRequest: AdminHandler = (ctx, req) => {
   const id = req.params['id'] ?? '';
   const found = /^[1-9]\d{0,15}$/.test(id) ? ctx.journal.detail(Number(id)) : undefined;
   if (found === undefined) throw new ApiError(404, messages.noJournalEntry(id));
-  return ok(found);
+  return ok(detailOf(found));
 };
 
 /** `DELETE /__admin/requests[?account=sid]`: the journal emptied, or one account's entries only. */

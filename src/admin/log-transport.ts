@@ -1,4 +1,4 @@
-import type { Tally } from '../harness/tally';
+import type { Tally } from '../faults/tally';
 
 /**
  * One write as the log carries it: plain JSON, the same in every process that applies it. An

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { isoMillis } from '../format/dates';
 import type { ListName } from '../generators/list-names';
-import type { JournaledPage } from '../harness/journal';
 import { runSliced } from '../http/slices';
 import { queryInt, queryOf } from '../input/fields';
+import type { JournaledPage } from '../journal/journal';
 import { parseListQuery } from '../query/list-query';
 import { LIST_SPECS } from '../query/list-specs';
 import type { WalkPage } from '../query/walk';

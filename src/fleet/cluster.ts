@@ -8,7 +8,7 @@ import {
   type LogTransport,
 } from '../admin/log-transport';
 import { ApiError, messages } from '../errors';
-import { localTally, type TallyOp, type TallyReply, type TallyState } from '../harness/tally';
+import { localTally, type TallyOp, type TallyReply, type TallyState } from '../faults/tally';
 
 /** Messages between the primary and its workers; `callrec` tells ours from anything else on the channel. */
 type ToPrimary =

@@ -10,7 +10,7 @@ import {
   OutcomeUnknown,
 } from '../admin/log-transport';
 import { ApiError, messages, problems, ValidationError } from '../errors';
-import type { TallyReply, TallyState } from '../harness/tally';
+import type { TallyReply, TallyState } from '../faults/tally';
 import { type Genesis, genesisConflict } from './genesis';
 
 /** The keys beside each other in the Redis database the URL names. */
@@ -83,7 +83,7 @@ return 0`;
 const OUTCOME_WAIT_MS = 30_000;
 
 /**
- * One step on a fault's counters (`harness/tally.ts`'s `stepTally`, the same rule in Lua), in one
+ * One step on a fault's counters (`faults/tally.ts`'s `stepTally`, the same rule in Lua), in one
  * round trip and atomically: two replicas racing for a fault's last use cannot both have it. The
  * rate window runs on Redis's clock, the one clock the whole fleet shares. A fault's counters
  * last a day past their last use (a fault removed leaves them to expire).

@@ -2,7 +2,7 @@ import type { Metric, Registry, RegistryContentType } from 'prom-client';
 import { pageThreads } from '../cache/page-threads';
 import { LIST_PATHS } from '../format/uris';
 import { LIST_NAMES, type ListName } from '../generators/list-names';
-import type { Journal } from '../harness/journal';
+import type { Journal } from '../journal/journal';
 import type { World } from '../store/world';
 import { buildsUnderWay, sliceCounts } from './slices';
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { bodies } from '../../src/cache/body-pool';
-import { BODY_BYTES } from '../../src/harness/journal';
+import { BODY_BYTES } from '../../src/journal/journal';
 import { authGet, byCalls, callsPath, makeEmulator } from '../support/app';
 
 // A page built for one request is written from a buffer of the pool, which the next page reuses

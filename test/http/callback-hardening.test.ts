@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import request from 'supertest';
+import { CallbackDesk, guardedLookup, isLoopbackAddress } from '../../src/callbacks/callback-desk';
 import type { AccountSpec } from '../../src/generators/account-spec';
-import { CallbackDesk, guardedLookup, isLoopbackAddress } from '../../src/harness/callbacks';
 import { defaultAccounts, makeEmulator } from '../support/app';
 import { receiver } from '../support/receiver';
 

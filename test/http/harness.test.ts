@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { messages, problems } from '../../src/errors';
-import { BODY_BYTES, RECENT_BODIES } from '../../src/harness/journal';
+import { BODY_BYTES, RECENT_BODIES } from '../../src/journal/journal';
 import { authGet, byCalls, callsPath, makeEmulator, recordingsPath } from '../support/app';
 
 type Item = Record<string, any>;

@@ -1,3 +1,4 @@
+import { CallbackDesk, callbackHostAllowed, javaUriParses } from '../../src/callbacks/callback-desk';
 import {
   callbackParams,
   callbackRequest,
@@ -18,7 +19,6 @@ import {
   faultedCallbacks,
   userOf,
 } from '../../src/generators/created-call';
-import { CallbackDesk, callbackHostAllowed, javaUriParses } from '../../src/harness/callbacks';
 import { offsetAt } from '../../src/input/zone';
 
 const zoneOf = (name: string): ZoneView => ({ name, offsetMs: (ms) => offsetAt(name, ms) });

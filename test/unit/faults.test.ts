@@ -1,5 +1,5 @@
 import { messages } from '../../src/errors';
-import { Faults } from '../../src/harness/faults';
+import { Faults } from '../../src/faults/faults';
 
 const ACCOUNT = `AC${'0'.repeat(32)}`;
 const LIST = `/call/2012-04-24/Accounts/${ACCOUNT}/Calls.json`;

@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { BODY_BYTES, JOURNAL_BYTES, JOURNAL_TEXT_CHARS, Journal } from '../../src/harness/journal';
+import { detailOf, entryOf } from '../../src/admin/journal-views';
+import { BODY_BYTES, JOURNAL_BYTES, JOURNAL_TEXT_CHARS, Journal } from '../../src/journal/journal';
 
 const entry = (query: string, warnings: string[] = [], account = 'AC1', status = 200, method = 'GET') => ({
   arrivedMs: Date.UTC(2025, 5, 1, 12),
@@ -14,11 +15,19 @@ const entry = (query: string, warnings: string[] = [], account = 'AC1', status =
   fault: null,
 });
 
+/** An entry's detail as the admin API shows it, or undefined. */
+const view = (found: Parameters<typeof detailOf>[0] | undefined) => (found === undefined ? undefined : detailOf(found));
+
 describe('Journal bounds', () => {
   test('a ring of `size` entries, newest first', () => {
     const j = new Journal(3);
     for (const q of ['a', 'b', 'c', 'd']) j.add(entry(q));
-    expect(j.list().map((e) => e.query)).toEqual(['d', 'c', 'b']);
+    expect(
+      j
+        .list()
+        .map(entryOf)
+        .map((e) => e.query),
+    ).toEqual(['d', 'c', 'b']);
     expect([j.count, j.seen]).toEqual([3, 4]);
   });
 
@@ -26,7 +35,7 @@ describe('Journal bounds', () => {
     const j = new Journal(10);
     j.add(entry('x'.repeat(8192), ['w'.repeat(5000), ...Array.from({ length: 20 }, (_, i) => `w${i}`)]));
     j.add(entry('Page=1', ['AfterSid is ignored']));
-    const [short, long] = j.list();
+    const [short, long] = j.list().map(entryOf);
     expect(short).toMatchObject({ query: 'Page=1', warnings: ['AfterSid is ignored'], truncated: false });
     expect(long?.query).toHaveLength(JOURNAL_TEXT_CHARS);
     expect(long?.warnings[0]).toHaveLength(JOURNAL_TEXT_CHARS);
@@ -42,7 +51,7 @@ describe('Journal bounds', () => {
     expect(j.count).toBeLessThan(60_000);
     expect(j.count).toBeGreaterThan(9_000);
     expect(j.seen).toBe(60_000);
-    expect(j.list({ limit: 1 })[0]?.id).toBe(60_000);
+    expect(j.list({ limit: 1 }).map(entryOf)[0]?.id).toBe(60_000);
   });
 
   test('a small budget keeps at least the newest entry; clear empties it', () => {
@@ -50,7 +59,7 @@ describe('Journal bounds', () => {
     for (let i = 0; i < 10; i++) j.add(entry('x'.repeat(900)));
     expect(j.count).toBe(1);
     j.clear();
-    expect([j.count, j.heldBytes, j.seen, j.list()]).toEqual([0, 0, 0, []]);
+    expect([j.count, j.heldBytes, j.seen, j.list().map(entryOf)]).toEqual([0, 0, 0, []]);
   });
 });
 
@@ -59,8 +68,13 @@ describe('Journal: each account keeps its own', () => {
     const j = new Journal(1000);
     for (const q of ['a1', 'a2']) j.add(entry(q, [], 'ACa'));
     for (let i = 0; i < 1100; i++) j.add(entry(`b${i}`, [], 'ACb'));
-    expect(j.list({ account: 'ACa' }).map((e) => e.query)).toEqual(['a2', 'a1']);
-    const b = j.list({ account: 'ACb' });
+    expect(
+      j
+        .list({ account: 'ACa' })
+        .map(entryOf)
+        .map((e) => e.query),
+    ).toEqual(['a2', 'a1']);
+    const b = j.list({ account: 'ACb' }).map(entryOf);
     expect([b.length, b[0]?.query, b.at(-1)?.query]).toEqual([1000, 'b1099', 'b100']);
     // Unfiltered, the newest first across accounts, still at most `size`.
     expect(
@@ -69,7 +83,7 @@ describe('Journal: each account keeps its own', () => {
         .map((e) => e.query)
         .slice(0, 2),
     ).toEqual(['b1099', 'b1098']);
-    expect(j.list()).toHaveLength(1000);
+    expect(j.list().map(entryOf)).toHaveLength(1000);
     expect(j.count).toBe(1002);
   });
 
@@ -78,7 +92,7 @@ describe('Journal: each account keeps its own', () => {
     for (let i = 0; i < 5; i++) j.add(entry(`a${i}`, [], 'ACa'));
     for (let i = 0; i < 2000; i++) j.add(entry('x'.repeat(500), [], 'ACb'));
     expect(j.heldBytes).toBeLessThanOrEqual(100_000);
-    expect(j.list({ account: 'ACa' })).toHaveLength(5);
+    expect(j.list({ account: 'ACa' }).map(entryOf)).toHaveLength(5);
     // A quiet account that was the larger one gives way once another needs the room.
     const k = new Journal(1000, 100_000);
     for (let i = 0; i < 100; i++) k.add(entry('y'.repeat(400), [], 'ACa'));
@@ -102,8 +116,13 @@ describe('Journal: each account keeps its own', () => {
     expect(j.countMatching({ account: 'ACa', status: 429 })).toBe(2);
     expect(j.countMatching({ account: 'ACa', status: 429, method: 'GET' })).toBe(1);
     expect(j.countMatching({ status: 429, limit: 1 })).toBe(3);
-    expect(j.list({ account: 'ACa', method: 'HEAD' }).map((e) => e.status)).toEqual([429]);
-    expect(j.list({ limit: 0 })).toEqual([]);
+    expect(
+      j
+        .list({ account: 'ACa', method: 'HEAD' })
+        .map(entryOf)
+        .map((e) => e.status),
+    ).toEqual([429]);
+    expect(j.list({ limit: 0 }).map(entryOf)).toEqual([]);
   });
 
   test("clearing one account's entries leaves the others, and ids go on", () => {
@@ -111,11 +130,16 @@ describe('Journal: each account keeps its own', () => {
     j.add(entry('a', [], 'ACa'));
     j.add(entry('b', [], 'ACb'));
     j.clear('ACa');
-    expect(j.list().map((e) => e.query)).toEqual(['b']);
+    expect(
+      j
+        .list()
+        .map(entryOf)
+        .map((e) => e.query),
+    ).toEqual(['b']);
     j.add(entry('c', [], 'ACa'));
-    expect(j.list({ account: 'ACa' })[0]?.id).toBe(3);
-    expect(j.detail(1)).toBeUndefined();
-    expect(j.detail(2)?.query).toBe('b');
+    expect(j.list({ account: 'ACa' }).map(entryOf)[0]?.id).toBe(3);
+    expect(view(j.detail(1))).toBeUndefined();
+    expect(view(j.detail(2))?.query).toBe('b');
   });
 });
 
@@ -170,7 +194,7 @@ describe('Journal: what it counts is what it holds', () => {
       held: Math.round(held / 2 ** 20),
       within: true,
     });
-    const [newest] = j.list({ limit: 1 });
+    const [newest] = j.list({ limit: 1 }).map(entryOf);
     expect(newest?.account).toBe('ACd8dd7d80798ecf306df57fed76428467');
     expect(newest?.truncated).toBe(true);
   });
@@ -192,12 +216,12 @@ describe('Journal: what it counts is what it holds', () => {
       built: true,
       cached: false,
     });
-    const [one, zero] = j.list();
+    const [one, zero] = j.list().map(entryOf);
     for (const [e, c] of [
       [zero, 'a'],
       [one, 'b'],
     ] as const)
-      expect(j.detail(e?.id ?? 0)).toMatchObject({
+      expect(view(j.detail(e?.id ?? 0))).toMatchObject({
         response_body: c.repeat(BODY_BYTES),
         response_body_truncated: true,
       });

@@ -1,4 +1,4 @@
-import { LoginThrottle } from '../../src/harness/login-throttle';
+import { LoginThrottle } from '../../src/login-throttle';
 
 describe('failed logins are slowed down per client', () => {
   test('200 failures pass at once; then each login waits its turn, 50 a second however many come at once', () => {

@@ -1,4 +1,4 @@
-import { emptyTally, localTally, stepTally, type TallyOp } from '../../src/harness/tally';
+import { emptyTally, localTally, stepTally, type TallyOp } from '../../src/faults/tally';
 
 const op = (step: TallyOp['step'], extra: Partial<TallyOp> = {}): TallyOp => ({
   key: 'k',

@@ -1,39 +1,8 @@
 import type { WalkPage } from '../query/walk';
-/** One API request as the journal keeps it. */
-export interface JournalEntry {
-  id: number;
-  /** Wall-clock time the request arrived, ISO 8601 (the journal is about when, not data). */
-  time: string;
-  method: string;
-  path: string;
-  /** The raw query string, as sent. */
-  query: string;
-  /** The account sid in the path, if any. */
-  account: string | null;
-  /** 0 when the connection closed before a response (an injected reset, a client gone). */
-  status: number;
-  duration_ms: number;
-  warnings: string[];
-  /** The fault that touched the request, if any. */
-  fault: { id: string; effect: string } | null;
-  /** True when the path, the query, a warning or a request header was cut to fit the journal's bounds. */
-  truncated: boolean;
-  /** Sent by the inspector (`X-Emulator-Inspector`): listed only when asked for, never a walk. */
-  inspector: boolean;
-}
+import { newestFirst, Ring } from './ring';
 
-/** One entry with the headers of its request and its answer (`GET /__admin/requests/{id}`). */
-export interface JournalDetail extends JournalEntry {
-  /** As sent, in order, names as sent; Authorization and Cookie show their scheme only. */
-  request_headers: [string, string][];
-  /** As answered; empty when the connection closed before an answer. */
-  response_headers: Record<string, string | number | string[]>;
-  /** The answer's first BODY_BYTES bytes as text (a streamed page: of its first chunk); null for none kept (audio, no answer). */
-  response_body: string | null;
-  /** Whether the answer went on past what `response_body` holds. */
-  response_body_truncated: boolean;
-}
-
+/** One account's entries (or those naming none). */
+type Lane = Ring<Held>;
 export interface JournalFilter {
   account?: string;
   method?: string;
@@ -124,7 +93,18 @@ const cut = (text: string) => (text.length > JOURNAL_TEXT_CHARS ? text.slice(0, 
  * ms; the text `time` is formatted only when someone reads), and for a list page what the walks
  * report needs.
  */
-export interface JournalRecord extends Omit<JournalEntry, 'id' | 'time' | 'warnings' | 'truncated' | 'inspector'> {
+export interface JournalRecord {
+  method: string;
+  path: string;
+  /** The raw query string, as sent. */
+  query: string;
+  /** The account sid in the path, if any. */
+  account: string | null;
+  /** 0 when the connection closed before a response (an injected reset, a client gone). */
+  status: number;
+  duration_ms: number;
+  /** The fault that touched the request, if any. */
+  fault: { id: string; effect: string } | null;
   /** Sent by the inspector; absent: a client's. */
   inspector?: boolean;
   /** Wall-clock milliseconds since the epoch the request arrived at. */
@@ -170,100 +150,14 @@ interface Held extends Omit<JournalRecord, 'body'> {
   bytes: number;
 }
 
+/** An entry as the journal holds it, read-only: what the admin API's views are made of. */
+export type JournalHeld = Readonly<Held>;
+
 const NO_WARNINGS: readonly string[] = Object.freeze([]);
 const NO_HEADERS: readonly string[] = Object.freeze([]);
 const NO_RESPONSE_HEADERS: Readonly<Record<string, unknown>> | readonly string[] = Object.freeze({});
 /** What a response's headers cost in the budget: a dozen short ones. */
 const RESPONSE_HEADER_BYTES = 512;
-/** Headers that carry a credential: the detail shows their scheme only. */
-const secret = (name: string) => /^(authorization|cookie|proxy-authorization)$/i.test(name);
-
-/**
- * One account's entries (or those naming none), oldest first: an array with a moving head, so
- * that dropping the oldest is O(1) and holding few entries costs little.
- */
-class Lane {
-  private items: (Held | undefined)[] = [];
-  private head = 0;
-  bytes = 0;
-
-  constructor(readonly key: string) {}
-
-  get length(): number {
-    return this.items.length - this.head;
-  }
-
-  push(e: Held): void {
-    this.items.push(e);
-    this.bytes += e.bytes;
-  }
-
-  /** Removes and returns the oldest entry. */
-  shift(): Held | undefined {
-    const e = this.items[this.head];
-    if (e === undefined) return undefined;
-    this.items[this.head++] = undefined;
-    this.bytes -= e.bytes;
-    // Compact once the dropped part is most of the array, so it never grows without bound.
-    if (this.head > 64 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return e;
-  }
-
-  /** The k-th newest entry (0: the newest), or undefined past the oldest. */
-  newest(k: number): Held | undefined {
-    return k < this.length ? this.items[this.items.length - 1 - k] : undefined;
-  }
-}
-
-/**
- * Merges lanes into one sequence of entries, newest first (by id, which orders arrivals): a
- * heap of the lanes by their next entry, so reading n entries of L lanes is O(n log L).
- */
-function* newestFirst(lanes: readonly Lane[]): Generator<Held> {
-  // heap[i] = [id of the lane's next entry, lane index, how far into the lane]
-  type Cursor = [number, number, number];
-  const heap: Cursor[] = [];
-  const less = (i: number, j: number) => (heap[i] as Cursor)[0] > (heap[j] as Cursor)[0];
-  const swap = (i: number, j: number) => {
-    const t = heap[i] as Cursor;
-    heap[i] = heap[j] as Cursor;
-    heap[j] = t;
-  };
-  const down = (from: number) => {
-    let i = from;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let top = i;
-      if (l < heap.length && less(l, top)) top = l;
-      if (r < heap.length && less(r, top)) top = r;
-      if (top === i) return;
-      swap(i, top);
-      i = top;
-    }
-  };
-  lanes.forEach((lane, l) => {
-    const e = lane.newest(0);
-    if (e !== undefined) heap.push([e.id, l, 0]);
-  });
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
-  while (heap.length > 0) {
-    const top = heap[0] as Cursor;
-    const lane = lanes[top[1]] as Lane;
-    yield lane.newest(top[2]) as Held;
-    const next = lane.newest(top[2] + 1);
-    if (next === undefined) {
-      swap(0, heap.length - 1);
-      heap.pop();
-    } else {
-      heap[0] = [next.id, top[1], top[2] + 1];
-    }
-    down(0);
-  }
-}
 
 /** Whether an entry passes a filter (the limit aside). */
 function passes(e: Held, filter: JournalFilter): boolean {
@@ -375,7 +269,7 @@ export class Journal {
     const key = entry.inspector ? INSPECTOR_LANE : (entry.account ?? '');
     let lane = this.lanes.get(key);
     if (lane === undefined) {
-      lane = new Lane(key);
+      lane = new Ring<Held>(key);
       this.lanes.set(key, lane);
     }
     lane.push(entry);
@@ -442,13 +336,13 @@ export class Journal {
     return [lane, inspector].filter((l): l is Lane => l !== undefined);
   }
 
-  /** Entries newest first, filtered; at most `limit` (default: `size`). */
-  list(filter: JournalFilter = {}): JournalEntry[] {
-    const out: JournalEntry[] = [];
+  /** Entries newest first, filtered; at most `limit` (default: `size`). The admin API shows them (admin/journal-views.ts). */
+  list(filter: JournalFilter = {}): JournalHeld[] {
+    const out: JournalHeld[] = [];
     const limit = filter.limit ?? this.size;
     if (limit <= 0) return out;
     for (const e of newestFirst(this.lanesFor(filter))) {
-      if (passes(e, filter)) out.push(entryOf(e));
+      if (passes(e, filter)) out.push(e);
       if (out.length >= limit) break;
     }
     return out;
@@ -463,10 +357,14 @@ export class Journal {
     return n;
   }
 
-  /** One entry with its headers, or undefined once it has left the journal. */
-  detail(id: number): JournalDetail | undefined {
+  /** One entry with the head of its answer's body (held, or of the body held by reference), or undefined once it has left the journal. */
+  detail(id: number): { entry: JournalHeld; bodyHead: Buffer | null; bodyBytes: number } | undefined {
     const e = this.byId.get(id);
-    return e === undefined ? undefined : detailOf(e, this.bodies.get(id));
+    if (e === undefined) return undefined;
+    const recent = this.bodies.get(id);
+    const bodyHead = e.bodyHead ?? (recent === undefined ? null : recentHead(recent));
+    const bodyBytes = e.bodyHead !== null ? e.bodyBytes : recent === undefined ? 0 : recentBytes(recent);
+    return { entry: e, bodyHead, bodyBytes };
   }
 
   /** The list pages held, oldest first, with their credentials: what the walks report reads. */
@@ -508,54 +406,4 @@ export class Journal {
     this.bytes = 0;
     this.total = 0;
   }
-}
-
-/** An entry as the admin API shows it, keys in the documented order. */
-function entryOf(e: Held): JournalEntry {
-  return {
-    id: e.id,
-    time: new Date(e.arrivedMs).toISOString(),
-    method: e.method,
-    path: e.path,
-    query: e.query,
-    account: e.account,
-    status: e.status,
-    duration_ms: e.duration_ms,
-    warnings: [...e.warnings],
-    fault: e.fault,
-    truncated: e.truncated,
-    inspector: e.inspector,
-  };
-}
-
-/** An entry with its headers; a credential shows its scheme only (`Basic …`), never the secret. */
-function detailOf(e: Held, recent: Recent | undefined): JournalDetail {
-  const raw = e.requestHeaders ?? NO_HEADERS;
-  const request: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i] ?? '';
-    const value = cut(raw[i + 1] ?? '');
-    request.push([name, secret(name) ? `${value.split(' ')[0] ?? ''} …` : value]);
-  }
-  const response: Record<string, string | number | string[]> = {};
-  const given = e.responseHeaders ?? NO_RESPONSE_HEADERS;
-  const pairs = Array.isArray(given)
-    ? Array.from({ length: Math.floor(given.length / 2) }, (_, i) => [
-        String(given[2 * i]).toLowerCase(),
-        given[2 * i + 1],
-      ])
-    : Object.entries(given).map(([name, value]) => [name.toLowerCase(), value]);
-  for (const [name, value] of pairs as [string, unknown][]) {
-    if (typeof value === 'string' || typeof value === 'number') response[name] = value;
-    else if (Array.isArray(value)) response[name] = value.map(String);
-  }
-  const head = e.bodyHead ?? (recent === undefined ? null : recentHead(recent));
-  const bytes = e.bodyHead !== null ? e.bodyBytes : recent === undefined ? 0 : recentBytes(recent);
-  return {
-    ...entryOf(e),
-    request_headers: request,
-    response_headers: response,
-    response_body: head === null ? null : head.toString('utf8'),
-    response_body_truncated: head !== null && bytes > head.length,
-  };
 }
