@@ -2,12 +2,12 @@ import type { CallInput } from './admin/call-input';
 import type { ClockView } from './admin/clock';
 import type { JournalEntry } from './admin/journal-views';
 import type { RecordingInput } from './admin/recording-input';
-import type { WalkReport } from './admin/walks';
 import type { CallbackEntry } from './callbacks/callback-desk';
 import type { FaultSpec } from './faults/faults';
 import type { Call } from './format/call';
 import type { Recording } from './format/recording';
 import { listPath } from './format/uris';
+import type { WalkReport } from './journal/walk-report';
 
 /** An account as the admin API shows it: with its token, so tests can authenticate. */
 export interface AccountView {

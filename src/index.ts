@@ -4,7 +4,6 @@ export type { CallInput } from './admin/call-input';
 export type { ClockView } from './admin/clock';
 export type { JournalEntry } from './admin/journal-views';
 export type { RecordingInput } from './admin/recording-input';
-export type { WalkReport } from './admin/walks';
 export { type AppDeps, createApp, type EmulatorApp } from './app';
 export type { CallbackEntry } from './callbacks/callback-desk';
 export {
@@ -26,5 +25,6 @@ export type { RestcommAccount } from './format/account';
 export type { Call } from './format/call';
 export type { Notification } from './format/notification';
 export type { Recording } from './format/recording';
+export type { WalkReport } from './journal/walk-report';
 export { type RunningEmulator, serve } from './server';
 export { World, type WorldSpec } from './store/world';
