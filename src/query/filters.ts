@@ -3,7 +3,7 @@ import { shownEndMs, shownStartSec, shownStatus } from '../generators/call-life'
 import type { CallFacts } from '../generators/call-record';
 import { wildcard } from '../input/wildcard';
 import { zonedMidnight } from '../input/zone';
-import type { FilterPart, RecordFilter, TimeBound } from '../store/table';
+import type { FilterPart, RecordFilter, TimeBound } from '../store/table-contracts';
 
 /**
  * A SQL `LIKE` pattern: `%` is any run of characters, `_` any one character, everything else

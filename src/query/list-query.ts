@@ -1,5 +1,5 @@
 import { ApiError, messages } from '../errors';
-import type { RecordFilter, StoreSort } from '../store/table';
+import type { RecordFilter, StoreSort } from '../store/table-contracts';
 import { buildFilter } from './filters';
 import type { ListSpec } from './list-specs';
 import { parseSortBy } from './sort';

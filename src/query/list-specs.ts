@@ -1,6 +1,6 @@
 import type { ListName } from '../generators/list-names';
 import type { ListRecords } from '../generators/list-records';
-import type { Created } from '../store/table';
+import type { Created } from '../store/table-contracts';
 import type { ListColumns } from '../store/table-kinds';
 import { CALL_FILTERS, type FilterDefs, NOTIFICATION_FILTERS, RECORDING_FILTERS } from './filters';
 import { CALL_SORT, NOTIFICATION_SORT, RECORDING_SORT, type SortAttributes } from './sort';

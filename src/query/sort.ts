@@ -2,7 +2,7 @@ import { ApiError, messages } from '../errors';
 import type { CallColumn } from '../store/calls';
 import type { NotificationColumn } from '../store/notifications';
 import type { RecordingColumn } from '../store/recordings';
-import type { Created, StoreSort } from '../store/table';
+import type { Created, StoreSort } from '../store/table-contracts';
 
 /**
  * SortBy's attribute names (production's, case-sensitive) and the store column each sorts by.

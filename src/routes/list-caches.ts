@@ -1,7 +1,7 @@
 import { ByteSink } from '../format/byte-sink';
 import { Shared } from '../http/slices';
 import type { Order } from '../store/order';
-import type { TableState } from '../store/table';
+import type { TableState } from '../store/table-contracts';
 
 /** Merged orders kept at most: a client pages through one at a time. */
 const MAX_MERGED = 16;

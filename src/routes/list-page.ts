@@ -16,7 +16,7 @@ import type { WalkPage } from '../query/walk';
 import { idOf, mergeParts, partOf } from '../store/merged-order';
 import { type Order, readyRange } from '../store/order';
 import { isSeededId, markRead } from '../store/overlay';
-import type { RecordFilter, StoreSort, TableState, TableView } from '../store/table';
+import type { RecordFilter, StoreSort, TableState, TableView } from '../store/table-contracts';
 import type { Account } from '../store/world';
 import type { ListCaches } from './list-caches';
 import type { ListSettings } from './list-settings';

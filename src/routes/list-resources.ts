@@ -2,7 +2,7 @@ import { LIST_WIRES } from '../format/list-wire';
 import { LIST_NAMES, type ListName } from '../generators/list-names';
 import type { ListRecords } from '../generators/list-records';
 import { LIST_SPECS } from '../query/list-specs';
-import type { Created } from '../store/table';
+import type { Created } from '../store/table-contracts';
 import type { ListColumns } from '../store/table-kinds';
 import { type ListResource, listResource } from './list-page';
 

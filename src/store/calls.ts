@@ -16,7 +16,7 @@ import type { CallFacts, CallRecord } from '../generators/call-record';
 import { callStartSec, newerStartSec } from '../generators/timeline';
 import { keysOnThreads } from './column-threads';
 import { type Column, SLICE, type Work } from './order';
-import type { FilterPart, RecordFilter, TableKind, TimeBound } from './table';
+import type { FilterPart, RecordFilter, TableKind, TimeBound } from './table-contracts';
 
 export type { CallColumn } from '../generators/call-keys';
 

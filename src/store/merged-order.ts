@@ -1,6 +1,8 @@
 import { problems, ValidationError } from '../errors';
 import { type Order, SLICE, type Work } from './order';
-import { MERGE_LIMIT, type RecordKey, type StoreSort, sortComparator, type TableState } from './table';
+import { sortComparator } from './sort-keys';
+import { MERGE_LIMIT } from './table';
+import type { RecordKey, StoreSort, TableState } from './table-contracts';
 
 /** One account's part of a list over several accounts: its order and records as they were read, and how to key them. */
 export interface MergePart<R> {

@@ -1,7 +1,7 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
 import { generateNotification, type NotificationRecord, seededNotificationIndex } from '../generators/notification';
 import { type Column, rankStrings, SLICE, type Work } from './order';
-import type { TableKind } from './table';
+import type { TableKind } from './table-contracts';
 
 /** The columns a notification list sorts by, besides `created`: production's Log, ErrorCode, CallSid, MessageText. */
 export type NotificationColumn = 'log' | 'errorCode' | 'callSid' | 'messageText';

@@ -1,7 +1,7 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
 import { generateRecording, type RecordingRecord, seededRecordingIndex } from '../generators/recording';
 import { type Column, rankStrings, SLICE, type Work } from './order';
-import type { TableKind } from './table';
+import type { TableKind } from './table-contracts';
 
 /** The columns a recording list sorts by, besides `created`. */
 export type RecordingColumn = 'duration' | 'callSid';

@@ -6,7 +6,8 @@ import { notificationCapacity } from '../generators/notification';
 import { CALL_KIND, type CallColumn } from './calls';
 import { NOTIFICATION_KIND, type NotificationColumn } from './notifications';
 import { RECORDING_KIND, type RecordingColumn } from './recordings';
-import type { Created, Table, TableKind, TableView } from './table';
+import type { Table } from './table';
+import type { Created, TableKind, TableView } from './table-contracts';
 
 /** The columns each list sorts by, besides `created`. */
 export interface ListColumns {

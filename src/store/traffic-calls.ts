@@ -5,7 +5,7 @@ import type { CallRecord } from '../generators/call-record';
 import { appearBounds, arrivalHazard, type HazardNode, hazardNodes } from '../generators/hazards';
 import { arrivalSec, arrivedCount, SETTLE_SEC, trafficIndex, trafficOutcome } from '../generators/traffic';
 import { ARRIVAL_BASE, type Order } from './order';
-import type { Arrivals } from './table';
+import type { Arrivals } from './table-contracts';
 
 /** How arrival `j` is written: its final form, when it appears (ms), and its node's skew. */
 interface Written {

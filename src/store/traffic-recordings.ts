@@ -13,7 +13,7 @@ import {
   trafficRecordingSid,
 } from '../generators/traffic';
 import { ARRIVAL_BASE, type Order } from './order';
-import type { Arrivals } from './table';
+import type { Arrivals } from './table-contracts';
 import { windowedOrder } from './windowed-order';
 
 /** How many of the ascending numbers in `sorted` are below `x`. */

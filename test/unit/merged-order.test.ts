@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { idOf, type MergePart, mergeParts, partOf, REF_SPAN } from '../../src/store/merged-order';
 import { finish, permutationOrder } from '../../src/store/order';
-import type { RecordKey, StoreSort } from '../../src/store/table';
+import type { RecordKey, StoreSort } from '../../src/store/table-contracts';
 
 /** A record of a test list: a sorted value, a creation second, a sid. */
 interface Rec {

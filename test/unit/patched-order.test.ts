@@ -3,7 +3,8 @@ import { callFromInput } from '../../src/admin/call-input';
 import { finish, permutationOrder } from '../../src/store/order';
 import { mergeOrder } from '../../src/store/overlay';
 import { patchedOrder } from '../../src/store/patched-order';
-import { type RecordKey, sortComparator } from '../../src/store/table';
+import { sortComparator } from '../../src/store/sort-keys';
+import type { RecordKey } from '../../src/store/table-contracts';
 import { type Account, World } from '../../src/store/world';
 
 const all = (o: { length: number; at(p: number): number }) => Array.from({ length: o.length }, (_, p) => o.at(p));
