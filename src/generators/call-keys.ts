@@ -11,7 +11,7 @@ import {
   STATUS_TABLE,
   statusIndex,
   talkOf,
-} from './call';
+} from './call-draws';
 import { STORED_STATUSES, storedStatus } from './call-life';
 import type { CallFacts } from './call-record';
 import { ANONYMOUS, partyIndex } from './parties';

@@ -2,7 +2,7 @@ import { Stream } from '../random/stream';
 import { Weights } from '../random/weights';
 import type { AccountProfile, WorldContext } from './account';
 import type { CallbackFaults, OutcomeSpec } from './account-spec';
-import { priceIntOf, STATUS_MIX, talkOf } from './call';
+import { priceIntOf, STATUS_MIX, talkOf } from './call-draws';
 import { lifeSteps } from './call-life';
 import type { CallbackSubscription } from './call-record';
 import { CALL_STATUSES, type CallRecord, type CallStatus } from './call-record';

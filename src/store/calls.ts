@@ -1,15 +1,6 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
-import {
-  type CallHead,
-  generateCall,
-  MAX_CALL_SEC,
-  MAX_RING_SEC,
-  newFacts,
-  newHead,
-  scanHeads,
-  seededCallIndex,
-  seededFacts,
-} from '../generators/call';
+import { generateCall, newFacts, seededCallIndex, seededFacts } from '../generators/call';
+import { type CallHead, MAX_CALL_SEC, MAX_RING_SEC, newHead, scanHeads } from '../generators/call-draws';
 import { type CallColumn, callKeysInto, KEYED_FIELDS, keyedFacts } from '../generators/call-keys';
 import { endsWithoutEndTime, shownDuration, shownStatus, storedAtClock } from '../generators/call-life';
 import type { CallFacts, CallRecord } from '../generators/call-record';

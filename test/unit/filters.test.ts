@@ -1,6 +1,7 @@
 import { messages } from '../../src/errors';
 import { makeAccountProfile, makeWorldContext } from '../../src/generators/account';
-import { generateCall, MAX_CALL_SEC } from '../../src/generators/call';
+import { generateCall } from '../../src/generators/call';
+import { MAX_CALL_SEC } from '../../src/generators/call-draws';
 import { shownEndMs, shownStartSec } from '../../src/generators/call-life';
 import type { CallFacts, CallRecord } from '../../src/generators/call-record';
 import {

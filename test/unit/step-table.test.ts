@@ -1,4 +1,4 @@
-import { STATUS_TABLE, talkOf, talkOfDraw } from '../../src/generators/call';
+import { STATUS_TABLE, talkOf, talkOfDraw } from '../../src/generators/call-draws';
 import { StepTable } from '../../src/random/step-table';
 import { Stream } from '../../src/random/stream';
 
