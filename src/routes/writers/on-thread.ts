@@ -1,4 +1,5 @@
 import { type PageSource, pageThreads } from '../../cache/page-threads';
+import { isSeededId } from '../../store/overlay';
 import { sendBuilt } from '../send-page';
 import { asBytesWanted } from './as-bytes';
 import type { PageJob, PageWriter } from './page';
@@ -20,7 +21,8 @@ function framed(head: string, items: Buffer, tail: string, alloc: (bytes: number
  */
 function threadSource<R>(job: PageJob<R>, ids: Uint32Array): PageSource | null {
   const { account, order, window } = job;
-  for (let k = 0; k < window.count; k++) if (!order.item(window.offset + k).seeded) return null;
+  // The walk's ids, read once already: asking the order for each item again costs a look-up and an object per item.
+  for (let k = 0; k < ids.length; k++) if (!isSeededId(ids[k] as number)) return null;
   const { seed, clockMs } = account.context;
   return {
     seed,
