@@ -85,3 +85,21 @@ function headingSlugs(text: string): string[] {
   }
   return slugs;
 }
+
+describe('ARCHITECTURE.md stays true', () => {
+  test('every file:function hop of a request names a file of src/ that defines it', () => {
+    const doc = readFileSync(resolve(ROOT, 'ARCHITECTURE.md'), 'utf8');
+    const hops = [...doc.matchAll(/`([\w./-]+\.ts):([\w.]+)`/g)].map((m) => [m[1] as string, m[2] as string] as const);
+    expect(hops.length).toBeGreaterThan(15);
+    const missing = hops.filter(([file, name]) => {
+      const path = resolve(ROOT, 'src', file);
+      if (!existsSync(path)) return true;
+      // `Class.method`: the class and its method; otherwise a function, const or class of that name.
+      const [owner, member] = name.split('.') as [string, string | undefined];
+      const text = readFileSync(path, 'utf8');
+      const defines = new RegExp(`(function\\*?|const|class|let|type|interface) ${owner}\\b`).test(text);
+      return !defines || (member !== undefined && !new RegExp(`\\b${member}\\(`).test(text));
+    });
+    expect(missing).toEqual([]);
+  });
+});
