@@ -1,27 +1,17 @@
-import { JOURNAL_TEXT_CHARS, type JournalHeld } from '../journal/journal';
+import { JOURNAL_TEXT_CHARS, type JournalHeld, type JournalRecord } from '../journal/journal';
 
 /**
  * The journal as the admin API shows it (`GET /__admin/requests`, `…/requests/{id}`): the
  * journal holds entries, these are their JSON views.
  */
 
-/** One API request as the journal keeps it. */
-export interface JournalEntry {
+/** One API request as the admin API shows it: the journal's record (journal.ts), with its id and time. */
+export interface JournalEntry
+  extends Pick<JournalRecord, 'method' | 'path' | 'query' | 'account' | 'status' | 'duration_ms' | 'fault'> {
   id: number;
   /** Wall-clock time the request arrived, ISO 8601 (the journal is about when, not data). */
   time: string;
-  method: string;
-  path: string;
-  /** The raw query string, as sent. */
-  query: string;
-  /** The account sid in the path, if any. */
-  account: string | null;
-  /** 0 when the connection closed before a response (an injected reset, a client gone). */
-  status: number;
-  duration_ms: number;
   warnings: string[];
-  /** The fault that touched the request, if any. */
-  fault: { id: string; effect: string } | null;
   /** True when the path, the query, a warning or a request header was cut to fit the journal's bounds. */
   truncated: boolean;
   /** Sent by the inspector (`X-Emulator-Inspector`): listed only when asked for, never a walk. */

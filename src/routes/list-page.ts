@@ -53,21 +53,6 @@ interface Page<R> {
   warnings: string[];
   /** The page as a walk sees it; null for a list over several accounts, which walks do not follow. */
   walk: WalkPage | null;
-  /**
-   * The order the page is a window of: its key (one account's list; null over several), length,
-   * and the item at a position (its record, and what caches and writes it).
-   */
-  order: { key: string | null; length: number; item(position: number): PageItem<R> };
-}
-
-/** One page of a list, worked out: what to send, and the warnings the request earned. */
-interface Page<R> {
-  window: PageWindow;
-  head: string;
-  tail: string;
-  warnings: string[];
-  /** The page as a walk sees it; null for a list over several accounts, which walks do not follow. */
-  walk: WalkPage | null;
   order: PageOrder<R>;
 }
 
