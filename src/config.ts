@@ -46,6 +46,8 @@ export interface Config {
   maxConnections: number;
   /** Restcomm's admin console (its webapp folder), served at /restcomm-management/; null: none. */
   restcommConsole: string | null;
+  /** A dump of production's database (mysqldump or HSQLDB script) whose accounts and rows are served; null: none. */
+  data: string | null;
   /** Processes serving on this host (node:cluster), one write log kept by the primary. */
   workers: number;
   /** Writes between two checkpoints of a fleet's write log: the log keeps no more than two such spans. */
@@ -382,6 +384,16 @@ export const OPTIONS: readonly OptionDoc[] = [
     help: 'Pact provider states file',
     parse: ({ raw }) => resolve(raw),
     fallback: DEFAULT_STATES,
+  }),
+  option({
+    name: 'data',
+    key: 'data',
+    env: 'CALLREC_DATA',
+    value: 'FILE',
+    default: 'none',
+    help: "production's own data: a mysqldump or HSQLDB script of Restcomm's tables, served as stored (replaces the default accounts unless --fixtures is given)",
+    parse: ({ raw }) => resolve(raw),
+    fallback: null,
   }),
   option({
     name: 'restcomm-console',

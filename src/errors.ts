@@ -86,6 +86,21 @@ export const problems = {
   fileTooLarge: (what: string, max: number) => `the ${what} file is larger than ${max} bytes`,
   // Fixtures and accounts.
   fixturesTop: 'must be an object with an "accounts" array',
+  rowNull: 'is NULL, and the column is NOT NULL',
+  rowColumns: (values: number, columns: number) => `holds ${values} values, and its table has ${columns} columns`,
+  rowValue: (got: unknown) => `must be a text, a number, a boolean or null, got ${q(got)}`,
+  rowAccount: (account: string, got: string) => `belongs to account ${got}, not to ${account}, whose rows these are`,
+  rowTaken: (table: string, sid: string, earlier: string) =>
+    `${table} already has a row of sid ${sid} (${earlier}): it is the table's PRIMARY KEY`,
+  rowText: (got: unknown) => `must be a text, got ${q(got)}`,
+  rowLength: (max: number, got: string) =>
+    `holds ${[...got].length} characters, more than its VARCHAR(${max}) takes: ${q(got.length > 60 ? `${got.slice(0, 60)}…` : got)}`,
+  rowSid: (got: string) => `must be a sid production's Sid reads (34 letters and digits, or ID…-CA…), got ${q(got)}`,
+  rowInteger: (type: string, min: number, max: number, got: unknown) =>
+    `must be an ${type}, from ${min} to ${max}, got ${q(got)}`,
+  rowBoolean: (got: unknown) => `must be a BOOLEAN (TRUE, FALSE, 1 or 0), got ${q(got)}`,
+  rowDouble: (got: unknown) => `must be a DOUBLE, got ${q(got)}`,
+  rowDateTime: (got: unknown) => `must be a DATETIME as 'YYYY-MM-DD HH:MM:SS[.fraction]', got ${q(got)}`,
   friendlyName: 'must be a non-empty string of at most 200 characters',
   countRange: (max: number, why: string, got: unknown) => `must be an integer from 0 to ${max}${why}, got ${q(got)}`,
   mergeTooLarge: (n: number, limit: number) =>

@@ -1,11 +1,15 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { parseStates, type StateDef } from './admin/state-defs';
 import type { UiAsset } from './admin/ui-asset';
 import type { Config } from './config';
+import { DEFAULT_FIXTURES } from './config';
 import { problems, ValidationError } from './errors';
-import type { AccountSpec } from './generators/account-spec';
-import { parseFixtures, validateFixtures } from './store/fixtures';
+import { type AccountSpec, verbatimSpec } from './generators/account-spec';
+import { type DumpReport, readProductionData } from './input/restcomm-dump';
+import { MAX_STATEMENT_CHARS } from './input/sql-dump';
+import { parseFixtures, RowSids, validateFixtures } from './store/fixtures';
 
 /** What the files of a config hold: the accounts and the provider states. */
 export interface Inputs {
@@ -13,6 +17,8 @@ export interface Inputs {
   fixturesLabel: string;
   accounts: readonly AccountSpec[];
   states: ReadonlyMap<string, StateDef>;
+  /** What `--data` loaded, where it was given. */
+  data?: DumpReport;
 }
 
 /** The most a fixtures or states file may hold: far past any real one, far short of /dev/zero. */
@@ -72,6 +78,54 @@ export function loadUi(dir: string = UI_DIR): ReadonlyMap<string, UiAsset> {
   return assets;
 }
 
+/** Bytes read from a dump at a time. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * A file's lines as UTF-8, read a chunk at a time: a dump of gigabytes is never held whole. A
+ * line longer than any statement a dump holds is handed on as far as that limit, for the dump
+ * reader to refuse, never gathered further. Only a regular file is read (see `readBytes`).
+ */
+export function* fileLines(path: string, what: string): Generator<string> {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new ValidationError(path, problems.cannotRead(what, code));
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new ValidationError(path, problems.notRegularFile(what));
+    const decoder = new StringDecoder('utf8');
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    let pending = '';
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      const text = n === 0 ? decoder.end() : decoder.write(chunk.subarray(0, n));
+      const parts = (pending + text).split('\n');
+      pending = parts.pop() as string;
+      yield* parts;
+      if (pending.length > MAX_STATEMENT_CHARS) {
+        yield pending;
+        pending = '';
+      }
+      if (n === 0) break;
+    }
+    if (pending !== '') yield pending;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A dump of production's database (`--data`), read and checked as it streams: its accounts as
+ * account specs (see `verbatimSpec`), and what it held.
+ */
+export function readData(path: string): { accounts: AccountSpec[]; report: DumpReport } {
+  const { accounts, report } = readProductionData(fileLines(path, 'data'), path);
+  return { accounts: accounts.map(verbatimSpec), report };
+}
+
 /** Reads and checks a provider states file. */
 export function readStates(path: string): Map<string, StateDef> {
   return parseStates(readBytes(path, 'states'), path);
@@ -89,7 +143,25 @@ export function readFixtures(path: string): AccountSpec[] {
 export function loadInputs(config: Readonly<Config>): Inputs {
   const inline = typeof config.fixtures === 'object';
   const fixturesLabel = inline ? 'options.fixtures' : (config.fixtures as string);
-  const accounts = inline ? validateFixtures(config.fixtures, fixturesLabel) : readFixtures(fixturesLabel);
+  // --data alone serves production's accounts only; with --fixtures, both.
+  const fixtures =
+    config.data !== null && config.fixtures === DEFAULT_FIXTURES
+      ? []
+      : inline
+        ? validateFixtures(config.fixtures, fixturesLabel)
+        : readFixtures(fixturesLabel);
+  const data = config.data === null ? undefined : readData(config.data);
+  if (data !== undefined) {
+    // A row's sid is its table's key across both sources, as one database's.
+    const sids = new RowSids();
+    fixtures.forEach((a, i) => {
+      if (a.verbatim !== undefined) sids.add(a.verbatim, `${fixturesLabel}: accounts[${i}]`);
+    });
+    data.accounts.forEach((a) => {
+      sids.add(a.verbatim as NonNullable<AccountSpec['verbatim']>, `${config.data}: ${a.sid}`);
+    });
+  }
+  const accounts = [...fixtures, ...(data?.accounts ?? [])];
   const console = config.restcommConsole;
   if (console !== null) {
     if (config.dialect !== 'restcomm') throw new ValidationError('restcomm-console', problems.consoleNeedsRestcomm);
@@ -98,8 +170,14 @@ export function loadInputs(config: Readonly<Config>): Inputs {
     }
   }
   return {
-    fixturesLabel,
+    fixturesLabel:
+      data === undefined
+        ? fixturesLabel
+        : fixtures.length === 0
+          ? (config.data as string)
+          : `${fixturesLabel} and ${config.data}`,
     accounts: Object.freeze(accounts.map((a) => Object.freeze(a))),
     states: readStates(config.states),
+    ...(data === undefined ? {} : { data: data.report }),
   };
 }

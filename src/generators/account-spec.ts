@@ -1,4 +1,5 @@
 import type { CallStatus } from './call-record';
+import type { VerbatimAccount } from './rows';
 
 /** What a fixture says about one account. */
 export interface AccountSpec {
@@ -31,6 +32,40 @@ export interface AccountSpec {
   callbackFaults?: CallbackFaults;
   /** Status callbacks of its numbers, which its inbound traffic sends (see traffic-callbacks.ts); absent: none. */
   inboundCallbacks?: InboundCallbacks;
+  /**
+   * Production's own rows: the account's row and its lists' rows, which it holds instead of
+   * generated records (its counts are 0). Such an account is as production stores it: its token
+   * may be another's, its role any, its parent deeper than the third level or not in the data.
+   */
+  verbatim?: VerbatimAccount;
+}
+
+/**
+ * The spec of an account of production's data: identity from its row, no generated records.
+ * @example verbatimSpec(v).friendlyName // v.account.friendly_name
+ */
+export function verbatimSpec(v: VerbatimAccount): AccountSpec {
+  const spec: AccountSpec = {
+    friendlyName: v.account.friendly_name,
+    calls: 0,
+    recordings: 0,
+    notifications: 0,
+    sid: v.account.sid,
+    token: v.account.auth_token,
+    verbatim: v,
+  };
+  if (v.account.parent_sid !== null) spec.parent = v.account.parent_sid;
+  return spec;
+}
+
+/** The role an account has: its row's, as production stores it, or the fixture's (Developer when absent). */
+export function roleOf(spec: AccountSpec): string {
+  return spec.verbatim?.account.role ?? spec.role ?? 'Developer';
+}
+
+/** The status an account has: its row's (active, suspended, closed, inactive, uninitialized); generated ones are active. */
+export function statusOf(spec: AccountSpec): string {
+  return spec.verbatim?.account.status ?? 'active';
 }
 
 /**

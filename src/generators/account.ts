@@ -144,7 +144,7 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     traffic: new SidCodec([seed, data, 'traffic-sid']),
     trafficRecording: new SidCodec([seed, data, 'traffic-recording-sid']),
   };
-  const email = accountEmail(spec.friendlyName, sid);
+  const email = spec.verbatim?.account.email_address ?? accountEmail(spec.friendlyName, sid);
   const parties = new PartyPool(
     streams.parties,
     endpoints.map((e) => e.address),

@@ -65,6 +65,7 @@ function answered(call: CallFacts): boolean {
 
 /** The status text the record holds now. @example shownStatus(busyOutbound) // 'BUSY' */
 export function shownStatus(call: CallFacts): string {
+  if (call.row !== undefined) return call.row.status;
   if (call.swept === true) return 'completed';
   return storedStatus(call.direction, call.live?.status ?? call.status);
 }
@@ -74,16 +75,20 @@ export function shownStatus(call: CallFacts): string {
  * reset it there, so that duration is talk time).
  */
 export function shownStartSec(call: CallFacts): number {
+  // A row's NULL start_time is NaN: it fails every comparison, as NULL does in SQL.
+  if (call.row !== undefined) return call.row.start_time === null ? Number.NaN : call.row.start_time / 1000;
   return answered(call) ? call.startSec + call.ringSec : call.startSec;
 }
 
 /** end_time in milliseconds, or undefined where production writes none: before the end, and see `endsWithoutEndTime`. */
 export function shownEndMs(call: CallFacts): number | undefined {
+  if (call.row !== undefined) return call.row.end_time ?? undefined;
   return call.live !== undefined || endsWithoutEndTime(call.direction, call.status) ? undefined : call.endMs;
 }
 
 /** duration, or undefined while live and where production writes none (see `CallSortFields.duration`). */
-export function shownDuration(call: CallRecord): number | undefined {
+export function shownDuration(call: CallFacts): number | undefined {
+  if (call.row !== undefined) return call.row.duration ?? undefined;
   return call.live !== undefined || call.duration === null ? undefined : call.duration;
 }
 
@@ -92,6 +97,7 @@ export function shownDuration(call: CallRecord): number | undefined {
  * rang); never on inbound calls.
  */
 export function shownRingDuration(call: CallRecord): number | undefined {
+  if (call.row !== undefined) return call.row.ring_duration ?? undefined;
   if (!outbound(call)) return undefined;
   if (answered(call)) return call.ringSec;
   return call.live === undefined && call.status === 'busy' ? call.ringSec : undefined;
@@ -99,11 +105,13 @@ export function shownRingDuration(call: CallRecord): number | undefined {
 
 /** answered_by: outbound only, the callee (the record's `to`), once answered. */
 export function shownAnsweredBy(call: CallRecord): string | undefined {
+  if (call.row !== undefined) return call.row.answered_by ?? undefined;
   return outbound(call) && answered(call) ? call.to : undefined;
 }
 
 /** date_updated in whole seconds: every setter bumps it, so it is the second of the last change. */
 export function shownUpdatedSec(call: CallRecord): number {
+  if (call.row !== undefined) return Math.floor(call.row.date_updated / 1000);
   return call.live === undefined ? Math.floor(call.endMs / 1000) : call.live.updatedSec;
 }
 

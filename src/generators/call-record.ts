@@ -1,3 +1,5 @@
+import type { CallRow } from './rows';
+
 /**
  * How a call ended, in production's texts (`CallStateChanged.State`). The status a record shows
  * is spelled from it and the direction (see `storedStatus` in call-life.ts).
@@ -77,6 +79,13 @@ export interface CallRecord extends CallCore {
    * and stays as the sweep left it.
    */
   swept?: true;
+  /**
+   * A row of production's own data (see generators/rows.ts): the call as production holds it,
+   * which every reading of the call (`shownStatus` and the rest) and its converters read instead
+   * of the fields above. Those are set from it for sorting: `from` and `to` its sender and
+   * recipient, `startSec` its date_created (with its fraction), `duration` and `priceInt` its own.
+   */
+  row?: CallRow;
 }
 
 /** Where a created call's status callbacks go, as the request asked: production's defaults filled in. */

@@ -2,6 +2,7 @@ import type { Stream } from '../random/stream';
 import type { AccountProfile, WorldContext } from './account';
 import { generateCall } from './call';
 import type { CallCore } from './call-record';
+import type { NotificationRow } from './rows';
 import { newerStartSec } from './timeline';
 
 /** A notification as the store knows it; `format/notification.ts` turns it into the wire shape. */
@@ -22,6 +23,8 @@ export interface NotificationRecord {
   /** The answer's headers, form-encoded as production stores them. */
   responseHeaders: string;
   responseBody: string;
+  /** A row of production's own data: what its converters print (see `CallRecord.row`). */
+  row?: NotificationRow;
 }
 
 /** One notification every this many seeded calls at most: notification j is on one of calls 8j…8j+7. */

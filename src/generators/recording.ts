@@ -1,6 +1,7 @@
 import type { AccountProfile, WorldContext } from './account';
 import { generateCall } from './call';
 import { placeRecording } from './recording-layout';
+import type { RecordingRow } from './rows';
 import { newerStartSec } from './timeline';
 
 /** A recording as the store knows it; `format/recording.ts` turns it into the wire shape. */
@@ -13,6 +14,8 @@ export interface RecordingRecord {
   offsetMin: number;
   /** Seconds, with up to five fractional digits. */
   duration: number;
+  /** A row of production's own data: what its converters print (see `CallRecord.row`). */
+  row?: RecordingRow;
 }
 
 /**

@@ -9,7 +9,15 @@ export type DumpDialect = 'mysql' | 'hsqldb';
 /** What a dump holds that the emulator reads: a table's columns, and rows inserted into a table. */
 export type DumpStatement =
   | { kind: 'create'; table: string; columns: string[]; line: number }
-  | { kind: 'insert'; table: string; columns: string[] | null; rows: SqlValue[][]; line: number };
+  | {
+      kind: 'insert';
+      table: string;
+      columns: string[] | null;
+      rows: SqlValue[][];
+      line: number;
+      /** Where row `k` begins: `file:line:column`, for a problem found in it later. */
+      rowAt(k: number): string;
+    };
 
 /** The longest statement read: a dump of real tables has none near it, and a line past it is a broken file. */
 export const MAX_STATEMENT_CHARS = 64 * 2 ** 20;
@@ -73,6 +81,7 @@ function readRows(
   at: number,
   dialect: DumpDialect,
   place: (i: number, problem?: string) => never,
+  starts: number[],
 ): SqlValue[][] {
   const rows: SqlValue[][] = [];
   let i = at;
@@ -82,6 +91,7 @@ function readRows(
   for (;;) {
     space();
     if (text[i] !== '(') place(i);
+    starts.push(i);
     i++;
     const row: SqlValue[] = [];
     for (;;) {
@@ -192,10 +202,12 @@ export function* readDump(lines: Iterable<string>, file: string, dialect: DumpDi
 
 /** One statement's text, read; its errors placed by line and column from `firstLine`. */
 function parseStatement(text: string, file: string, firstLine: number, dialect: DumpDialect): DumpStatement {
-  const place = (i: number, problem?: string): never => {
+  const locate = (i: number) => {
     const before = text.slice(0, i);
-    const line = firstLine + (before.match(/\n/g)?.length ?? 0);
-    const column = i - before.lastIndexOf('\n');
+    return { line: firstLine + (before.match(/\n/g)?.length ?? 0), column: i - before.lastIndexOf('\n') };
+  };
+  const place = (i: number, problem?: string): never => {
+    const { line, column } = locate(i);
     const near = JSON.stringify(text.slice(i, i + 20));
     return failAt(
       file,
@@ -227,5 +239,11 @@ function parseStatement(text: string, file: string, firstLine: number, dialect: 
   if (insert === null) return place(0);
   const table = unquoted((insert[1] as string).split('.').pop() as string);
   const columns = insert[2] === undefined ? null : insert[2].split(',').map(unquoted);
-  return { kind: 'insert', table, columns, rows: readRows(text, insert[0].length, dialect, place), line: firstLine };
+  const starts: number[] = [];
+  const rows = readRows(text, insert[0].length, dialect, place, starts);
+  const rowAt = (k: number) => {
+    const { line, column } = locate(starts[k] ?? 0);
+    return `${file}:${line}:${column}`;
+  };
+  return { kind: 'insert', table, columns, rows, line: firstLine, rowAt };
 }

@@ -7,6 +7,8 @@ import { LIST_NAMES, type ListName, perList } from '../generators/list-names';
 import type { ListRecords } from '../generators/list-records';
 import { notificationOfCall } from '../generators/notification';
 import { blockLayout, CALLS_PER_BLOCK, RECORDINGS_PER_BLOCK } from '../generators/recording-layout';
+import type { VerbatimAccount } from '../generators/rows';
+import { callOfRow, notificationOfRow, recordingOfRow } from '../generators/verbatim';
 import { ARRIVAL_BASE } from './order';
 import { INSERT_BASE } from './overlay';
 import { Table } from './table';
@@ -37,6 +39,8 @@ export interface Account {
   notificationsOfCall(callId: number): number[];
   /** Restart sweeps so far, oldest first (see `sweptAtClock`). */
   readonly sweeps: readonly RestartSweep[];
+  /** Whether a record is one of the account's own rows of production's data (see AccountStore.loadRows). */
+  isOwnRow(record: { row?: object }): boolean;
   /** A sandbox's clock and restarts as a reset of it brings them back; null for any other account. */
   readonly forkedWith: { atMs: number; sweeps: readonly RestartSweep[] } | null;
   /** The nodes its hazards put on its traffic (none without the `instances` hazard). */
@@ -59,6 +63,8 @@ export class AccountStore implements Account {
     readonly profile: AccountProfile,
     readonly spec: AccountSpec,
     shared: TrafficRecordings | null = null,
+    /** False for a fork, which shares its parent's records, rows included. */
+    withRows = true,
   ) {
     const traffic = spec.traffic;
     // Live traffic: calls that exist by the clock alone, made on read like the seeded ones.
@@ -83,7 +89,34 @@ export class AccountStore implements Account {
     const table = <K extends ListName>(name: K): Table<ListRecords[K], ListColumns[K]> =>
       new Table(STORE_LISTS[name].kind, context, profile, STORE_LISTS[name].seeded(spec), arriving[name], moves[name]);
     this.tables = perList(table) as unknown as Tables;
+    if (spec.verbatim !== undefined && withRows) this.loadRows(spec.verbatim);
   }
+
+  /**
+   * Production's rows, as records written before anything else (by sid, so the order they came
+   * in changes nothing), and what a reset of the account goes back to, as a fork's writes are.
+   */
+  private loadRows(v: VerbatimAccount): void {
+    for (const row of v.calls) this.tables.calls.insert(callOfRow(row));
+    for (const row of v.recordings) this.tables.recordings.insert(recordingOfRow(row));
+    for (const row of v.notifications) this.tables.notifications.insert(notificationOfRow(row));
+    for (const name of LIST_NAMES) this.tables[name].markForked();
+  }
+
+  /** Whether a record is one of the account's own rows (see `loadRows`): a state export lists those with the account, not as writes. */
+  isOwnRow(record: { row?: object }): boolean {
+    return record.row !== undefined && this.ownRows.has(record.row);
+  }
+
+  private get ownRows(): ReadonlySet<object> {
+    if (this.rowSet === null) {
+      const v = this.spec.verbatim;
+      this.rowSet = new Set<object>(v === undefined ? [] : [...v.calls, ...v.recordings, ...v.notifications]);
+    }
+    return this.rowSet;
+  }
+
+  private rowSet: Set<object> | null = null;
 
   readonly trafficCalls: TrafficCalls | null;
 
@@ -123,7 +156,7 @@ export class AccountStore implements Account {
   /** A fork with its own identity (`spec` names its sid and `dataOf`): see Table.shareSeeded. */
   fork(profile: AccountProfile, spec: AccountSpec): AccountStore {
     // Its own clock, starting where the parent's is: moving one never moves the other.
-    const fork = new AccountStore({ ...this.context }, profile, spec, this.trafficRecordings);
+    const fork = new AccountStore({ ...this.context }, profile, spec, this.trafficRecordings, false);
     fork.sweeps = this.sweeps;
     const share = <K extends ListName>(name: K) => fork.tables[name].shareSeeded(this.tables[name]);
     for (const name of LIST_NAMES) share(name);

@@ -6,12 +6,14 @@ import type {
   NumberCallback,
   OutcomeSpec,
 } from '../generators/account-spec';
-import { ACCOUNT_ROLES, type AccountSpec } from '../generators/account-spec';
+import { ACCOUNT_ROLES, type AccountSpec, verbatimSpec } from '../generators/account-spec';
 import { CALL_STATUSES, type CallStatus } from '../generators/call-record';
 import { MAX_COMMIT_LAG_S, MAX_INSTANCES, MAX_SKEW_S } from '../generators/hazards';
 import { notificationCapacity } from '../generators/notification';
 import { recordingCapacity } from '../generators/recording-layout';
-import { isObject, parseJson, type Reader, readerOf } from '../input/fields';
+import type { RowDatabase, TableName, TableRows, VerbatimAccount } from '../generators/rows';
+import { asList, isObject, parseJson, type Reader, readerOf } from '../input/fields';
+import { readJsonRow, rowAsJson } from '../input/restcomm-tables';
 
 /** The most calls one account may have: orders are Uint32Array permutations, 4 bytes a call. */
 export const MAX_CALLS = 50_000_000;
@@ -51,11 +53,14 @@ export function validateFixtures(data: unknown, source: string): AccountSpec[] {
   const accounts = data['accounts'];
   if (!Array.isArray(accounts)) throw new ValidationError(`${source}: accounts`, problems.array);
   const seen = { token: new Map<string, number>(), sid: new Map<string, number>() };
+  const rows = new RowSids();
   return accounts.map((raw: unknown, i) => {
     const spec = validateAccount(raw, `${source}: accounts[${i}]`);
+    if (spec.verbatim !== undefined) rows.add(spec.verbatim, `${source}: accounts[${i}]`);
     for (const key of ['token', 'sid'] as const) {
       const value = spec[key];
-      if (value === undefined) continue;
+      // Production stores the MD5 of a password: two accounts of one password share a token.
+      if (value === undefined || (key === 'token' && spec.verbatim !== undefined)) continue;
       const dup = seen[key].get(value);
       if (dup !== undefined)
         throw new ValidationError(`${source}: accounts[${i}].${key}`, problems.sameAs(key, `accounts[${dup}]`));
@@ -67,6 +72,7 @@ export function validateFixtures(data: unknown, source: string): AccountSpec[] {
 
 /** One account of a fixture (or of an admin request); `at` prefixes messages, e.g. `f.json: accounts[2]`. */
 export function validateAccount(raw: unknown, at: string): AccountSpec {
+  if (isObject(raw) && raw['restcomm_accounts'] !== undefined) return validateVerbatim(raw, at);
   const r: Reader = readerOf(raw, at, ACCOUNT_FIELDS);
   const name = r.body['friendly_name'];
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200)
@@ -246,8 +252,85 @@ export function hazardsAsFixture(h: HazardSpec): Record<string, unknown> {
   };
 }
 
+/** The lists of an account of production's data, by table, in fixture form. */
+const VERBATIM_LISTS = {
+  restcomm_call_detail_records: 'calls',
+  restcomm_recordings: 'recordings',
+  restcomm_notifications: 'notifications',
+} as const satisfies Partial<Record<TableName, keyof VerbatimAccount>>;
+const VERBATIM_FIELDS = ['database', 'restcomm_accounts', ...Object.keys(VERBATIM_LISTS)];
+const DATABASES: readonly RowDatabase[] = ['mariadb', 'hsqldb'];
+
+/**
+ * An account of production's data in fixture form: its row under `restcomm_accounts`, the rows
+ * of its lists under their tables' names, every row as a dump holds it (see `readJsonRow`), and
+ * `database`, where the rows were held (`mariadb`, the default, or `hsqldb`). Each row must be the account's, and each list is kept by sid ascending, so
+ * the order rows come in changes nothing.
+ * @example validateVerbatim({ restcomm_accounts: { sid: 'ACae…', … }, restcomm_call_detail_records: [{ sid: 'CA01…', … }] }, 'f.json: accounts[0]')
+ */
+export function validateVerbatim(raw: unknown, at: string): AccountSpec {
+  const r: Reader = readerOf(raw, at, VERBATIM_FIELDS);
+  const database = r.oneOf('database', DATABASES) ?? 'mariadb';
+  const account = readJsonRow('restcomm_accounts', r.body['restcomm_accounts'], `${at}.restcomm_accounts`, database);
+  const list = <T extends keyof typeof VERBATIM_LISTS>(table: T): TableRows[T][] => {
+    const given = r.body[table] === undefined ? [] : asList(r.body[table], `${at}.${table}`);
+    const rows = given.map((item, k) => {
+      const row = readJsonRow(table, item, `${at}.${table}[${k}]`, database);
+      if (row.account_sid !== account.sid)
+        throw new ValidationError(
+          `${at}.${table}[${k}].account_sid`,
+          problems.rowAccount(account.sid, row.account_sid),
+        );
+      return row;
+    });
+    return rows.sort((a, b) => (a.sid < b.sid ? -1 : a.sid > b.sid ? 1 : 0));
+  };
+  return verbatimSpec({
+    database,
+    account,
+    calls: list('restcomm_call_detail_records'),
+    recordings: list('restcomm_recordings'),
+    notifications: list('restcomm_notifications'),
+  });
+}
+
+/**
+ * The sids of production's rows seen so far, by table: a sid is each table's PRIMARY KEY, across
+ * every account, as in production's database.
+ */
+export class RowSids {
+  private readonly seen = new Map<string, string>();
+
+  /** Adds an account's rows; a ValidationError at `at` when a sid is taken. */
+  add(v: VerbatimAccount, at: string): void {
+    const take = (table: TableName, sid: string, where: string) => {
+      const key = `${table} ${sid}`;
+      const earlier = this.seen.get(key);
+      if (earlier !== undefined) throw new ValidationError(where, problems.rowTaken(table, sid, earlier));
+      this.seen.set(key, where);
+    };
+    take('restcomm_accounts', v.account.sid, `${at}.restcomm_accounts`);
+    for (const [table, list] of Object.entries(VERBATIM_LISTS) as [keyof typeof VERBATIM_LISTS, 'calls'][]) {
+      for (const [k, row] of (v[list] as readonly { sid: string }[]).entries())
+        take(table, row.sid, `${at}.${table}[${k}]`);
+    }
+  }
+}
+
+/** An account of production's data in fixture form, as `validateVerbatim` reads it back. */
+export function verbatimAsFixture(v: VerbatimAccount): Record<string, unknown> {
+  return {
+    ...(v.database === 'mariadb' ? {} : { database: v.database }),
+    restcomm_accounts: rowAsJson('restcomm_accounts', v.account),
+    restcomm_call_detail_records: v.calls.map((row) => rowAsJson('restcomm_call_detail_records', row)),
+    restcomm_recordings: v.recordings.map((row) => rowAsJson('restcomm_recordings', row)),
+    restcomm_notifications: v.notifications.map((row) => rowAsJson('restcomm_notifications', row)),
+  };
+}
+
 /** An account spec in fixture form, as `validateAccount` reads it back. */
 export function accountAsFixture(spec: AccountSpec): Record<string, unknown> {
+  if (spec.verbatim !== undefined) return verbatimAsFixture(spec.verbatim);
   return {
     friendly_name: spec.friendlyName,
     calls: spec.calls,

@@ -78,9 +78,11 @@ function build(spec: WorldSpec): { context: WorldContext; accounts: AccountStore
     return new AccountStore(context, makeAccountProfile(spec.seed, a, ordinal), a);
   });
   // A sid or token given in one account may equal one derived for another; say so, once, here.
+  // Production's own accounts may share a token (it is the MD5 of a password).
   for (const key of ['sid', 'token'] as const) {
     const seen = new Map<string, number>();
     accounts.forEach((a, i) => {
+      if (key === 'token' && a.spec.verbatim !== undefined) return;
       const earlier = seen.get(a.profile[key]);
       if (earlier !== undefined) {
         throw new ValidationError(
@@ -92,7 +94,7 @@ function build(spec: WorldSpec): { context: WorldContext; accounts: AccountStore
     });
   }
   checkHierarchy(
-    accounts.map((a) => ({ sid: a.profile.sid, parent: a.spec.parent })),
+    accounts.map((a) => ({ sid: a.profile.sid, parent: a.spec.parent, asStored: a.spec.verbatim !== undefined })),
     (i) => `accounts[${i}].parent`,
   );
   return { context, accounts };
@@ -111,7 +113,8 @@ export class World {
   private base: AccountStore[] = [];
   /** The accounts by sid, in the order they came: adding or ending one is O(1), whatever the count. */
   private bySid = new Map<string, AccountStore>();
-  private byToken = new Map<string, AccountStore>();
+  /** The accounts of each token: one, but for production's own accounts, which may share one. */
+  private byToken = new Map<string, AccountStore[]>();
   private byEmail = new Map<string, AccountStore>();
   /** `accounts()` as an array, made again only after a change. */
   private listed: AccountStore[] | null = null;
@@ -214,7 +217,9 @@ export class World {
   }
 
   accountByToken(token: string): Account | undefined {
-    return this.byToken.get(token);
+    const holders = this.byToken.get(token);
+    // A token several of production's accounts share names none of them: they log in by sid or email.
+    return holders?.length === 1 ? holders[0] : undefined;
   }
 
   /** The account with this email address (Restcomm's logins): one map look-up, known or not. */
@@ -243,7 +248,11 @@ export class World {
   /** The parents of every account checked as fixtures are (an import, before it replaces the world). */
   checkHierarchy(at: string): void {
     checkHierarchy(
-      this.accounts().map((a) => ({ sid: a.profile.sid, parent: a.spec.parent })),
+      this.accounts().map((a) => ({
+        sid: a.profile.sid,
+        parent: a.spec.parent,
+        asStored: a.spec.verbatim !== undefined,
+      })),
       (i) => `${at}[${i}].parent`,
     );
   }
@@ -424,7 +433,8 @@ export class World {
    * account or is already on the third level.
    */
   createAccount(spec: AccountSpec): Account {
-    if (spec.parent !== undefined) {
+    // Production's own account is as it is stored: its parent may be deeper, or not in the data.
+    if (spec.parent !== undefined && spec.verbatim === undefined) {
       const parent = this.bySid.get(spec.parent);
       if (parent === undefined) throw new ValidationError('parent', problems.parentUnknown(spec.parent));
       if (this.ancestors(parent).length + 1 >= MAX_ACCOUNT_LEVELS)
@@ -436,7 +446,7 @@ export class World {
 
   private adopt(account: AccountStore): AccountStore {
     if (this.bySid.has(account.profile.sid)) throw new ValidationError('sid', problems.taken(account.profile.sid));
-    if (this.byToken.has(account.profile.token))
+    if (this.byToken.has(account.profile.token) && account.spec.verbatim === undefined)
       throw new ValidationError('token', problems.taken(account.profile.token));
     this.add(account);
     return account;
@@ -447,7 +457,9 @@ export class World {
     const gone = this.bySid.get(sid) as AccountStore;
     this.forks.delete(sid);
     this.bySid.delete(sid);
-    if (this.byToken.get(gone.profile.token) === gone) this.byToken.delete(gone.profile.token);
+    const holders = (this.byToken.get(gone.profile.token) ?? []).filter((a) => a !== gone);
+    if (holders.length === 0) this.byToken.delete(gone.profile.token);
+    else this.byToken.set(gone.profile.token, holders);
     if (this.byEmail.get(gone.profile.email) === gone) this.byEmail.delete(gone.profile.email);
     this.listed = null;
     this.touch();
@@ -550,7 +562,9 @@ export class World {
   /** One account more, in O(1). The first of two accounts with one email keeps it (emails embed sid digits, so clashes are rare). */
   private add(account: AccountStore): void {
     this.bySid.set(account.profile.sid, account);
-    this.byToken.set(account.profile.token, account);
+    const holders = this.byToken.get(account.profile.token);
+    if (holders === undefined) this.byToken.set(account.profile.token, [account]);
+    else holders.push(account);
     if (!this.byEmail.has(account.profile.email)) this.byEmail.set(account.profile.email, account);
     this.listed = null;
     this.touch();

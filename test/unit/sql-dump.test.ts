@@ -1,7 +1,12 @@
 import { ValidationError } from '../../src/errors';
-import { type DumpStatement, dumpDialect, readDump } from '../../src/input/sql-dump';
+import { dumpDialect, readDump } from '../../src/input/sql-dump';
 
-const read = (text: string, dialect: 'mysql' | 'hsqldb') => [...readDump(text.split('\n'), 'd.sql', dialect)];
+/** The statements, each insert's row places listed (`rowAt` of every row). */
+const read = (text: string, dialect: 'mysql' | 'hsqldb') =>
+  [...readDump(text.split('\n'), 'd.sql', dialect)].map((s) =>
+    s.kind === 'insert' ? { ...s, rowAt: s.rows.map((_, k) => s.rowAt(k)) } : s,
+  );
+type Read = ReturnType<typeof read>;
 const failure = (text: string, dialect: 'mysql' | 'hsqldb') => {
   try {
     read(text, dialect);
@@ -31,7 +36,7 @@ describe('readDump: the statements of a dump that hold data', () => {
       'UNLOCK TABLES;',
     ].join('\n');
     expect(dumpDialect(dump.split('\n').slice(0, 5))).toBe('mysql');
-    expect(read(dump, 'mysql')).toEqual<DumpStatement[]>([
+    expect(read(dump, 'mysql')).toEqual<Read>([
       { kind: 'create', table: 'restcomm_recordings', columns: ['sid', 'duration', 'file_uri'], line: 5 },
       {
         kind: 'insert',
@@ -43,6 +48,7 @@ describe('readDump: the statements of a dump that hold data', () => {
           ['RE3', 1000, "two ' quotes"],
         ],
         line: 13,
+        rowAt: ['d.sql:13:42', 'd.sql:13:76', 'd.sql:13:92'],
       },
     ]);
   });
@@ -56,7 +62,7 @@ describe('readDump: the statements of a dump that hold data', () => {
       "INSERT INTO \"restcomm_flags\" VALUES('x',TRUE,FALSE,'C:\\path')",
     ].join('\n');
     expect(dumpDialect(script.split('\n'))).toBe('hsqldb');
-    expect(read(script, 'hsqldb')).toEqual<DumpStatement[]>([
+    expect(read(script, 'hsqldb')).toEqual<Read>([
       { kind: 'create', table: 'restcomm_accounts', columns: ['sid', 'friendly_name', 'status'], line: 2 },
       {
         kind: 'insert',
@@ -64,14 +70,22 @@ describe('readDump: the statements of a dump that hold data', () => {
         columns: null,
         rows: [['ACae', "Café O'Brien", 'active']],
         line: 4,
+        rowAt: ['d.sql:4:39'],
       },
-      { kind: 'insert', table: 'restcomm_flags', columns: null, rows: [['x', true, false, 'C:\\path']], line: 5 },
+      {
+        kind: 'insert',
+        table: 'restcomm_flags',
+        columns: null,
+        rows: [['x', true, false, 'C:\\path']],
+        line: 5,
+        rowAt: ['d.sql:5:36'],
+      },
     ]);
   });
 
   test('an insert that names its columns keeps their order', () => {
     expect(read("INSERT INTO t (`b`, `a`) VALUES (1, 'x');", 'mysql')).toEqual([
-      { kind: 'insert', table: 't', columns: ['b', 'a'], rows: [[1, 'x']], line: 1 },
+      { kind: 'insert', table: 't', columns: ['b', 'a'], rows: [[1, 'x']], line: 1, rowAt: ['d.sql:1:33'] },
     ]);
   });
 

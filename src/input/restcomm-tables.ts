@@ -1,0 +1,255 @@
+import { problems, ValidationError } from '../errors';
+import type { RowDatabase, TableName, TableRows } from '../generators/rows';
+import { asObject, checkKeys } from './fields';
+import type { SqlValue } from './sql-dump';
+
+/** A column's type as the emulator checks a value against it. */
+type ColumnType = 'varchar' | 'text' | 'int' | 'tinyint' | 'smallint' | 'bool' | 'double' | 'datetime';
+
+/** One column of production's schema. */
+export interface ColumnDef {
+  name: string;
+  type: ColumnType;
+  /** VARCHAR's length, in characters. */
+  max?: number | undefined;
+  notNull: boolean;
+  /** The column holds a sid, which production reads through `Sid` and refuses in any other form. */
+  sid?: true;
+}
+
+/**
+ * Production's four tables as `mariadb/init.sql` declares them (Restcomm c67f142339), written
+ * as that file writes them so that the two can be compared by eye. Sid columns are marked `sid`:
+ * the DAOs read them through `DaoUtils.readSid`.
+ */
+const DECLARED: Readonly<Record<TableName, string>> = {
+  restcomm_accounts:
+    'sid VARCHAR(34) NOT NULL sid, date_created DATETIME NOT NULL, date_updated DATETIME NOT NULL, ' +
+    'email_address MEDIUMTEXT NOT NULL, friendly_name VARCHAR(64) NOT NULL, parent_sid VARCHAR(34) sid, ' +
+    'type VARCHAR(8) NOT NULL, status VARCHAR(16) NOT NULL, auth_token VARCHAR(32) NOT NULL, ' +
+    'role VARCHAR(64) NOT NULL, uri MEDIUMTEXT NOT NULL, organization_sid VARCHAR(34) sid',
+  restcomm_call_detail_records:
+    'sid VARCHAR(1000) NOT NULL sid, parent_call_sid VARCHAR(1000) sid, date_created DATETIME NOT NULL, ' +
+    'date_updated DATETIME NOT NULL, account_sid VARCHAR(34) NOT NULL sid, sender VARCHAR(255) NOT NULL, ' +
+    'recipient VARCHAR(64) NOT NULL, phone_number_sid VARCHAR(34) sid, status VARCHAR(20) NOT NULL, ' +
+    'start_time DATETIME, end_time DATETIME, duration INT, price VARCHAR(8), direction VARCHAR(20) NOT NULL, ' +
+    'answered_by VARCHAR(64), api_version VARCHAR(10) NOT NULL, forwarded_from VARCHAR(30), ' +
+    'caller_name VARCHAR(50), uri MEDIUMTEXT NOT NULL, call_path VARCHAR(255), ring_duration INT, ' +
+    'instanceid VARCHAR(255), conference_sid VARCHAR(34) sid, muted BOOLEAN, start_conference_on_enter BOOLEAN, ' +
+    'end_conference_on_exit BOOLEAN, on_hold BOOLEAN, ms_id VARCHAR(34)',
+  restcomm_recordings:
+    'sid VARCHAR(34) NOT NULL sid, date_created DATETIME NOT NULL, date_updated DATETIME NOT NULL, ' +
+    'account_sid VARCHAR(34) NOT NULL sid, call_sid VARCHAR(1000) NOT NULL sid, duration DOUBLE NOT NULL, ' +
+    'api_version VARCHAR(10) NOT NULL, uri MEDIUMTEXT NOT NULL, file_uri MEDIUMTEXT, s3_uri MEDIUMTEXT',
+  restcomm_notifications:
+    'sid VARCHAR(34) NOT NULL sid, date_created DATETIME NOT NULL, date_updated DATETIME NOT NULL, ' +
+    'account_sid VARCHAR(34) NOT NULL sid, call_sid VARCHAR(1000) sid, api_version VARCHAR(10) NOT NULL, ' +
+    'log TINYINT NOT NULL, error_code SMALLINT NOT NULL, more_info MEDIUMTEXT NOT NULL, ' +
+    'message_text MEDIUMTEXT NOT NULL, message_date DATETIME NOT NULL, request_url MEDIUMTEXT NOT NULL, ' +
+    'request_method VARCHAR(4) NOT NULL, request_variables MEDIUMTEXT NOT NULL, response_headers MEDIUMTEXT, ' +
+    'response_body MEDIUMTEXT, uri MEDIUMTEXT NOT NULL',
+};
+
+function parseColumns(declared: string): ColumnDef[] {
+  return declared.split(', ').map((d) => {
+    const m =
+      /^(\w+) (VARCHAR\((\d+)\)|MEDIUMTEXT|DATETIME|INT|TINYINT|SMALLINT|BOOLEAN|DOUBLE)( NOT NULL)?( sid)?$/.exec(d);
+    if (m === null) throw new Error(`bad column declaration ${d}`);
+    const type =
+      (
+        { MEDIUMTEXT: 'text', DATETIME: 'datetime', INT: 'int', TINYINT: 'tinyint', SMALLINT: 'smallint' } as Record<
+          string,
+          ColumnType
+        >
+      )[m[2] as string] ?? (m[2] === 'BOOLEAN' ? 'bool' : m[2] === 'DOUBLE' ? 'double' : 'varchar');
+    return {
+      name: m[1] as string,
+      type,
+      ...(m[3] === undefined ? {} : { max: Number(m[3]) }),
+      notNull: m[4] !== undefined,
+      ...(m[5] === undefined ? {} : { sid: true as const }),
+    };
+  });
+}
+
+/** Production's tables, by name: their columns in init.sql's order. */
+export const TABLES: { readonly [T in TableName]: readonly ColumnDef[] } = {
+  restcomm_accounts: parseColumns(DECLARED.restcomm_accounts),
+  restcomm_call_detail_records: parseColumns(DECLARED.restcomm_call_detail_records),
+  restcomm_recordings: parseColumns(DECLARED.restcomm_recordings),
+  restcomm_notifications: parseColumns(DECLARED.restcomm_notifications),
+};
+
+export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
+
+/** Whether `name` is one of production's tables the emulator reads (a dump names them in any case). */
+export function tableOf(name: string): TableName | undefined {
+  const lower = name.toLowerCase();
+  return (TABLE_NAMES as string[]).includes(lower) ? (lower as TableName) : undefined;
+}
+
+/** What production's `Sid` takes: 34 letters and digits, or a call sid with its InstanceId. */
+const SID = /^(?:[a-zA-Z0-9]{34}|ID[a-zA-Z0-9]{32}-CA[a-zA-Z0-9]{32})$/;
+/** `Account.Status` and `Account.Type`: texts the accounts DAO reads back; any other throws there. */
+export const ACCOUNT_STATUSES = ['active', 'closed', 'suspended', 'inactive', 'uninitialized'] as const;
+const ACCOUNT_TYPES = ['Full', 'Trial'];
+const INT_RANGES = { int: 2 ** 31, tinyint: 2 ** 7, smallint: 2 ** 15 } as const;
+
+/**
+ * A DATETIME as a dump writes it, `YYYY-MM-DD HH:MM:SS` with up to nine fractional digits, as
+ * milliseconds since the epoch, read as UTC (production's JVM and database run in UTC, and the
+ * same file must give the same bytes in any host zone). Digits past the millisecond go: a Java
+ * `Date` holds no more. Undefined for anything else, a zero date included.
+ * @example sqlDateTime('2013-08-23 14:30:07.820000000') // 1377268207820
+ */
+export function sqlDateTime(text: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/.exec(text);
+  if (m === null) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const ms = Number(((m[7] ?? '') + '000').slice(0, 3));
+  const at = new Date(0);
+  at.setUTCFullYear(y, mo - 1, d);
+  at.setUTCHours(h, mi, s, ms);
+  // A date that rolled over (30 February, hour 24) is not one a DATETIME holds.
+  if (at.getUTCFullYear() !== y || at.getUTCMonth() !== mo - 1 || at.getUTCDate() !== d || h > 23 || mi > 59 || s > 59)
+    return undefined;
+  return at.getTime();
+}
+
+/**
+ * A DATETIME as a dump and the emulator's own exports write it: the millisecond only when there
+ * is one, so a MariaDB row's whole seconds stay whole.
+ * @example sqlDateTimeText(1377268207820) // '2013-08-23 14:30:07.820'
+ */
+export function sqlDateTimeText(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  return ms % 1000 === 0 ? text : `${text}.${iso.slice(20, 23)}`;
+}
+
+/** One value checked against its column: the value the row keeps, or a ValidationError at `at`. */
+function columnValue(column: ColumnDef, value: SqlValue, at: string): string | number | boolean | null {
+  const fail = (problem: string): never => {
+    throw new ValidationError(at, problem);
+  };
+  if (value === null) {
+    if (column.notNull) fail(problems.rowNull);
+    return null;
+  }
+  switch (column.type) {
+    case 'varchar':
+    case 'text': {
+      // A dump quotes every text; a number here was typed by hand, and MariaDB stores its digits.
+      if (typeof value === 'boolean') fail(problems.rowText(value));
+      const text = String(value);
+      if (column.max !== undefined && [...text].length > column.max) fail(problems.rowLength(column.max, text));
+      if (column.sid === true && !SID.test(text)) fail(problems.rowSid(text));
+      return text;
+    }
+    case 'int':
+    case 'tinyint':
+    case 'smallint': {
+      const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+      const range = INT_RANGES[column.type];
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < -range || n >= range)
+        fail(problems.rowInteger(column.type.toUpperCase(), -range, range - 1, value));
+      return n as number;
+    }
+    case 'bool':
+      if (typeof value === 'boolean') return value;
+      if (value === 0 || value === 1) return value === 1;
+      return fail(problems.rowBoolean(value));
+    case 'double': {
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isFinite(n)) fail(problems.rowDouble(value));
+      return n as number;
+    }
+    case 'datetime': {
+      const ms = typeof value === 'string' ? sqlDateTime(value) : undefined;
+      if (ms === undefined) fail(problems.rowDateTime(value));
+      return ms as number;
+    }
+  }
+}
+
+/**
+ * One row of `table`, every column read through `valueAt` (undefined: the source has no such
+ * column, NULL) and checked against production's schema: only what a column cannot hold is
+ * refused (a text in an INT, 40 characters in a VARCHAR(34), NULL in a NOT NULL column), and
+ * what production's DAOs cannot read back (a sid `Sid` refuses, an account status or type
+ * outside its enum). A problem is a ValidationError naming `at` and the column. A column the
+ * source lacks is NULL when `absentIsNull` (a dump's table of an older schema), else needed.
+ * `database` is the one that held the row: HSQLDB does not check a VARCHAR's length on load.
+ * @example readRow('restcomm_recordings', (c) => row[c], 'dump.sql:12 row 3') // { sid: 'RE…', duration: 14.70275, … }
+ */
+export function readRow<T extends TableName>(
+  table: T,
+  valueAt: (column: string) => SqlValue | undefined,
+  at: string,
+  how: { absentIsNull: boolean; database: RowDatabase },
+): TableRows[T] {
+  const row: Record<string, unknown> = {};
+  for (const column of TABLES[table]) {
+    const given = valueAt(column.name);
+    // A dump of an older schema lacks newer columns: production reads them as NULL.
+    const notNull = column.notNull && (given !== undefined || !how.absentIsNull);
+    // HSQLDB loads a script without checking lengths (Restcomm's own test data holds a
+    // 14-character request_method in a VARCHAR(4)); MariaDB refuses them.
+    const max = how.database === 'hsqldb' ? undefined : column.max;
+    row[column.name] = columnValue(
+      { ...column, notNull, ...(max === undefined ? { max: undefined } : { max }) },
+      given ?? null,
+      `${at}.${column.name}`,
+    );
+  }
+  if (table === 'restcomm_accounts') {
+    if (!(ACCOUNT_STATUSES as readonly unknown[]).includes(row['status']))
+      throw new ValidationError(`${at}.status`, problems.oneOf(ACCOUNT_STATUSES, row['status']));
+    if (!ACCOUNT_TYPES.includes(row['type'] as string))
+      throw new ValidationError(`${at}.type`, problems.oneOf(ACCOUNT_TYPES, row['type']));
+  }
+  return row as unknown as TableRows[T];
+}
+
+/**
+ * A row as JSON (fixtures, state exports, the admin API): its columns in the schema's order,
+ * DATETIMEs as `sqlDateTimeText` writes them; `readRow` reads it back.
+ * @example rowAsJson('restcomm_recordings', row) // { sid: 'RE…', date_created: '2016-01-05 08:51:07.955', … }
+ */
+export function rowAsJson<T extends TableName>(table: T, row: TableRows[T]): Record<string, SqlValue> {
+  const out: Record<string, SqlValue> = {};
+  const values = row as unknown as Record<string, SqlValue>;
+  for (const column of TABLES[table]) {
+    const v = values[column.name] ?? null;
+    out[column.name] = column.type === 'datetime' && typeof v === 'number' ? sqlDateTimeText(v) : v;
+  }
+  return out;
+}
+
+/**
+ * A row given as JSON (a fixture, a state, an admin body): an object of the table's columns,
+ * every NOT NULL one present, values as a dump writes them (texts, numbers, booleans, null;
+ * DATETIMEs as text). An unknown column is an error naming it.
+ * @example readJsonRow('restcomm_recordings', { sid: 'RE…', … }, 'accounts[0].restcomm_recordings[3]')
+ */
+export function readJsonRow<T extends TableName>(
+  table: T,
+  raw: unknown,
+  at: string,
+  database: RowDatabase,
+): TableRows[T] {
+  const body = asObject(raw, at);
+  const names = TABLES[table].map((c) => c.name);
+  checkKeys(body, at, names);
+  return readRow(
+    table,
+    (column) => {
+      const v = body[column];
+      if (v !== undefined && v !== null && !['string', 'number', 'boolean'].includes(typeof v))
+        throw new ValidationError(`${at}.${column}`, problems.rowValue(v));
+      return v as SqlValue | undefined;
+    },
+    at,
+    { absentIsNull: false, database },
+  );
+}
