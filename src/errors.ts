@@ -95,7 +95,6 @@ export const problems = {
   rowText: (got: unknown) => `must be a text, got ${q(got)}`,
   rowLength: (max: number, got: string) =>
     `holds ${[...got].length} characters, more than its VARCHAR(${max}) takes: ${q(got.length > 60 ? `${got.slice(0, 60)}…` : got)}`,
-  rowSid: (got: string) => `must be a sid production's Sid reads (34 letters and digits, or ID…-CA…), got ${q(got)}`,
   rowInteger: (type: string, min: number, max: number, got: unknown) =>
     `must be an ${type}, from ${min} to ${max}, got ${q(got)}`,
   rowBoolean: (got: unknown) => `must be a BOOLEAN (TRUE, FALSE, 1 or 0), got ${q(got)}`,

@@ -1,4 +1,4 @@
-import { problems } from '../errors';
+import { problems, ValidationError } from '../errors';
 import type { Call } from '../format/call';
 import { isoMillis, parseInstant, parseRfc2822, rfc2822Date } from '../format/dates';
 import { API_VERSION } from '../format/uris';
@@ -12,7 +12,10 @@ import {
 } from '../generators/call-life';
 import { CALL_DIRECTIONS, type CallRecord, type CallStatus } from '../generators/call-record';
 import { insertedCallDefaults } from '../generators/inserted';
-import { type Reader, readerOf } from '../input/fields';
+import type { TableRows } from '../generators/rows';
+import { callOfRow } from '../generators/verbatim';
+import { checkKeys, isObject, type Reader, readerOf } from '../input/fields';
+import { readJsonRow, rowAsJson } from '../input/restcomm-tables';
 import type { Account } from '../store/world';
 
 /** Fields an inserted call may give: the wire fields, and `price`, which sorts but never shows. */
@@ -75,6 +78,26 @@ export function recordReader(
   r.fixed('account_sid', account.profile.sid);
   r.fixed('api_version', API_VERSION);
   return r;
+}
+
+/**
+ * A row of production's own data given as `{"row": {…}}` (every column of its table, as a dump
+ * holds it): checked against the schema, the account's, and its sid free. Nothing is filled in.
+ * @example rowInput(account, { row: { sid: 'CA01…', … } }, 'body[0]', 'restcomm_call_detail_records')
+ */
+export function rowInput<T extends 'restcomm_call_detail_records' | 'restcomm_recordings'>(
+  account: Account,
+  raw: Record<string, unknown>,
+  at: string,
+  table: T,
+): TableRows[T] {
+  checkKeys(raw, at, ['row']);
+  const row = readJsonRow(table, raw['row'], `${at}.row`, false);
+  if (row.account_sid !== account.profile.sid)
+    throw new ValidationError(`${at}.row.account_sid`, problems.rowAccount(account.profile.sid, row.account_sid));
+  const list = table === 'restcomm_call_detail_records' ? account.calls : account.recordings;
+  if (list.find(row.sid) !== undefined) throw new ValidationError(`${at}.row.sid`, problems.taken(row.sid));
+  return row;
 }
 
 /** Direction, parties, caller name and number; a direction the defaults did not draw swaps the ends. */
@@ -311,6 +334,8 @@ function arrival(account: Account, k: number): number {
  * number, which keys the defaults. Throws a ValidationError naming the field.
  */
 export function callFromInput(account: Account, raw: unknown, at: string, k = account.calls.nextInsert): CallRecord {
+  if (isObject(raw) && raw['row'] !== undefined)
+    return callOfRow(rowInput(account, raw, at, 'restcomm_call_detail_records'));
   const r: Reader = recordReader(account, raw, at, CALL_FIELDS, DERIVED);
   r.fixed('price_unit', 'USD');
   const call = insertedCallDefaults(account.context, account.profile, k);
@@ -357,6 +382,7 @@ function readCreated(r: Reader, call: CallRecord): void {
  * needs it), else as date_updated, its second, which is all such a call shows of it.
  */
 export function callAsInput(call: CallRecord): Record<string, unknown> {
+  if (call.row !== undefined) return { row: rowAsJson('restcomm_call_detail_records', call.row) };
   const answered = call.status === 'completed';
   // A created call goes out in its final form and `created`: it lives its life again from there.
   const created = call.lifecycle?.natural === true;

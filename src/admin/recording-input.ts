@@ -3,9 +3,11 @@ import { javaDouble, parseRfc2822, rfc2822Date } from '../format/dates';
 import type { Recording } from '../format/recording';
 import { insertedRecordingDefaults } from '../generators/inserted';
 import type { RecordingRecord } from '../generators/recording';
-import type { Reader } from '../input/fields';
+import { recordingOfRow } from '../generators/verbatim';
+import { isObject, type Reader } from '../input/fields';
+import { rowAsJson } from '../input/restcomm-tables';
 import type { Account } from '../store/world';
-import { recordReader } from './call-input';
+import { recordReader, rowInput } from './call-input';
 
 export const RECORDING_FIELDS = [
   'sid',
@@ -33,6 +35,9 @@ export function recordingFromInput(
   at: string,
   k = account.recordings.nextInsert,
 ): RecordingRecord {
+  // Production's own rows may name a call that is not there, as its data does.
+  if (isObject(raw) && raw['row'] !== undefined)
+    return recordingOfRow(rowInput(account, raw, at, 'restcomm_recordings'));
   const r: Reader = recordReader(account, raw, at, RECORDING_FIELDS, DERIVED);
   const defaults = insertedRecordingDefaults(account.profile, k);
 
@@ -94,6 +99,7 @@ export function recordingFromInput(
 
 /** An inserted recording in input form, for the state export. */
 export function recordingAsInput(rec: RecordingRecord): Record<string, unknown> {
+  if (rec.row !== undefined) return { row: rowAsJson('restcomm_recordings', rec.row) };
   return {
     sid: rec.sid,
     call_sid: rec.callSid,

@@ -84,8 +84,11 @@ function entryHead(world: World, a: Account, identity = true): Record<string, un
     ...(fork === undefined || !identity ? {} : { sandbox_of: fork.from }),
     ...(identity && ownSeed(world, a) ? { seed: a.context.seed, clock: isoMillis(a.context.clockMs) } : {}),
     ...(a.context.nowMs === world.nowMs || !identity ? {} : { now: isoMillis(a.context.nowMs) }),
-    deleted_calls: a.calls.deletedIndexes().map((i) => a.calls.get(i).sid),
-    deleted_recordings: a.recordings.deletedIndexes().map((j) => a.recordings.get(j).sid),
+    deleted_calls: [...a.calls.deletedIndexes().map((i) => a.calls.get(i).sid), ...rowsGone(a, 'calls')],
+    deleted_recordings: [
+      ...a.recordings.deletedIndexes().map((j) => a.recordings.get(j).sid),
+      ...rowsGone(a, 'recordings'),
+    ],
     // Only once an account has restarted, so exports and hashes without restarts are as before.
     ...(a.sweeps.length === 0
       ? {}
@@ -93,14 +96,33 @@ function entryHead(world: World, a: Account, identity = true): Record<string, un
   };
 }
 
+/**
+ * The account's own rows of production's data deleted since, by sid: its export lists them with
+ * the seeded records deleted, as its fixture form holds them (see AccountStore.loadRows).
+ */
+function rowsGone(a: Account, list: 'calls' | 'recordings'): string[] {
+  const rows = a.spec.verbatim?.[list] ?? [];
+  const table = a[list];
+  return rows
+    .filter((row) => {
+      const id = table.find(row.sid);
+      return id === undefined || !a.isOwnRow(table.get(id));
+    })
+    .map((row) => row.sid);
+}
+
+/** The inserted records a state lists: the account's writes, not its own rows, which its fixture form holds. */
+const writesOf = <R extends { row?: object }>(a: Account, records: readonly R[]): R[] =>
+  a.spec.verbatim === undefined ? [...records] : records.filter((r) => !a.isOwnRow(r));
+
 /** A sandbox forked from a state of another seed (or reference instant) makes its records from those. */
 const ownSeed = (world: World, a: Account) => a.context.seed !== world.seed || a.context.clockMs !== world.clockMs;
 
 function accountEntry(world: World, a: Account): Record<string, unknown> {
   return {
     ...entryHead(world, a),
-    inserted_calls: a.calls.insertedRecords().map(callAsInput),
-    inserted_recordings: a.recordings.insertedRecords().map(recordingAsInput),
+    inserted_calls: writesOf(a, a.calls.insertedRecords()).map(callAsInput),
+    inserted_recordings: writesOf(a, a.recordings.insertedRecords()).map(recordingAsInput),
     call_inserts: a.calls.nextInsert,
     recording_inserts: a.recordings.nextInsert,
   };
@@ -130,8 +152,8 @@ export function forkBaseEntry(a: Account): Record<string, unknown> | null {
     deleted_calls: calls.deleted.map((i) => a.calls.get(i).sid),
     deleted_recordings: recordings.deleted.map((j) => a.recordings.get(j).sid),
     restarts: at.sweeps.map((s) => ({ instance_id: s.instanceId, at: isoMillis(s.atMs) })),
-    inserted_calls: calls.inserted.map(callAsInput),
-    inserted_recordings: recordings.inserted.map(recordingAsInput),
+    inserted_calls: writesOf(a, calls.inserted).map(callAsInput),
+    inserted_recordings: writesOf(a, recordings.inserted).map(recordingAsInput),
     call_inserts: calls.nextInsert,
     recording_inserts: recordings.nextInsert,
   };
@@ -202,7 +224,12 @@ const RECORDS_PER_SLICE = 512;
 /** One account of an export, with its writes, added to `scratch`. */
 function* importAccount(scratch: World, raw: unknown, at: string): Work<Account> {
   const entry = asObject(raw, at);
-  const spec = validateAccount(Object.fromEntries(Object.entries(entry).filter(([k]) => !WRITES.includes(k))), at);
+  // A state's rows of production's data were checked when they came in: they are read as stored.
+  const spec = validateAccount(
+    Object.fromEntries(Object.entries(entry).filter(([k]) => !WRITES.includes(k))),
+    at,
+    true,
+  );
   const parent =
     entry['sandbox_of'] === undefined ? undefined : asNonEmptyString(entry['sandbox_of'], `${at}.sandbox_of`);
   const now = entry['now'] === undefined ? scratch.nowMs : instantAt(`${at}.now`, entry['now']);
@@ -221,18 +248,7 @@ function* importAccount(scratch: World, raw: unknown, at: string): Work<Account>
   }
   // A sandbox comes back as one: its own clock (and seed), and what it has now is what its reset goes back to.
   const account = parent === undefined ? scratch.restoreAccount(spec) : scratch.restoreSandbox(spec, parent, now, own);
-  // A state written by hand may leave out sid and token: they are derived as for fixtures.
-  // One at a time: a later record may name an earlier one (a recording its inserted call).
-  const calls = asList(entry['inserted_calls'], `${at}.inserted_calls`);
-  for (const [k, c] of calls.entries()) {
-    scratch.insertCalls(account, [callFromInput(account, c, `${at}.inserted_calls[${k}]`, k)], true);
-    if (k % RECORDS_PER_SLICE === 0) yield;
-  }
-  const recordings = asList(entry['inserted_recordings'], `${at}.inserted_recordings`);
-  for (const [k, r] of recordings.entries()) {
-    scratch.insertRecordings(account, [recordingFromInput(account, r, `${at}.inserted_recordings[${k}]`, k)], true);
-    if (k % RECORDS_PER_SLICE === 0) yield;
-  }
+  // Deletions first: an insert may have taken the sid of a record deleted before it.
   const ids = (field: 'deleted_calls' | 'deleted_recordings', table: { find(sid: string): number | undefined }) => {
     const seen = new Set<number>();
     return asList(entry[field], `${at}.${field}`).map((sid, k) => {
@@ -245,6 +261,18 @@ function* importAccount(scratch: World, raw: unknown, at: string): Work<Account>
     });
   };
   scratch.removeRecords(account, ids('deleted_calls', account.calls), ids('deleted_recordings', account.recordings));
+  // A state written by hand may leave out sid and token: they are derived as for fixtures.
+  // One at a time: a later record may name an earlier one (a recording its inserted call).
+  const calls = asList(entry['inserted_calls'], `${at}.inserted_calls`);
+  for (const [k, c] of calls.entries()) {
+    scratch.insertCalls(account, [callFromInput(account, c, `${at}.inserted_calls[${k}]`, k)], true);
+    if (k % RECORDS_PER_SLICE === 0) yield;
+  }
+  const recordings = asList(entry['inserted_recordings'], `${at}.inserted_recordings`);
+  for (const [k, r] of recordings.entries()) {
+    scratch.insertRecordings(account, [recordingFromInput(account, r, `${at}.inserted_recordings[${k}]`, k)], true);
+    if (k % RECORDS_PER_SLICE === 0) yield;
+  }
   let last = Number.NEGATIVE_INFINITY;
   for (const [k, raw] of asList(entry['restarts'] ?? [], `${at}.restarts`).entries()) {
     const r = readerOf(raw, `${at}.restarts[${k}]`, ['instance_id', 'at']);
@@ -278,7 +306,7 @@ export function* importState(world: World, raw: unknown, bases?: Readonly<Record
   checkKeys(body, 'state', ['format', 'seed', 'clock', 'now', 'fixtures', 'accounts']);
   const { seed, clockMs, now } = stateHead(body, 'state');
   // Built on a scratch world, so that a bad import changes nothing.
-  const scratch = new World({ seed, clockMs, accounts: validateFixtures(body['fixtures'], 'state.fixtures') });
+  const scratch = new World({ seed, clockMs, accounts: validateFixtures(body['fixtures'], 'state.fixtures', true) });
   scratch.clearAccounts();
   // The clock where the export left it: before the accounts, whose live traffic (and its deletions) depends on it.
   if (now !== undefined) scratch.setClock(now);
@@ -420,8 +448,8 @@ function hashPrefix(publicUrl: string, paging: string, dialect: string): string 
 /** An account's entry of the export, captured now, written a piece at a time; `identity` false for the account hash. */
 function accountWriter(world: World, a: Account, identity: boolean): Writer {
   const head = open(entryHead(world, a, identity));
-  const calls = a.calls.insertedRecords();
-  const recordings = a.recordings.insertedRecords();
+  const calls = writesOf(a, a.calls.insertedRecords());
+  const recordings = writesOf(a, a.recordings.insertedRecords());
   const counters = JSON.stringify({ call_inserts: a.calls.nextInsert, recording_inserts: a.recordings.nextInsert });
   return function* (out) {
     out(`${head},"inserted_calls":[`);

@@ -11,7 +11,7 @@ import type { CallRecord } from '../generators/call-record';
 import { type ByteSink, plainBytes, quotedBytes, writeNumber } from './byte-sink';
 import { isoMillis, rfc2822Date, writeIsoMillis, writeRfc2822 } from './dates';
 import { jsonString } from './json-string';
-import { callRowJson, callRowXml } from './rows';
+import { asAccount, callRowJson, callRowXml } from './rows';
 import { API_VERSION, callSubresourceUri, callUri, callUriParts } from './uris';
 import type { XmlField } from './xml';
 
@@ -36,7 +36,7 @@ import type { XmlField } from './xml';
  * @example callJson(call, 'AC1') // '{"sid":"ID…-CA…","InstanceId":"ID…","date_created":"Fri, 5 Jul 2013 22:15:53 +0000",…}'
  */
 export function callJson(call: CallRecord, accountSid: string): string {
-  if (call.row !== undefined) return callRowJson(call.row);
+  if (call.row !== undefined) return callRowJson(asAccount(call.row, accountSid));
   const frame = frameOf(accountSid);
   const endMs = shownEndMs(call);
   const duration = shownDuration(call);
@@ -196,7 +196,7 @@ function frameBytesOf(accountSid: string): CallFrameBytes {
  */
 export function writeCallJson(call: CallRecord, accountSid: string, sink: ByteSink): void {
   if (call.row !== undefined) {
-    sink.text(callRowJson(call.row));
+    sink.text(callRowJson(asAccount(call.row, accountSid)));
     return;
   }
   const frame = frameBytesOf(accountSid);
@@ -298,7 +298,7 @@ function put(b: Buffer, at: number, bytes: Buffer): number {
  * @example callXml(call, 'AC1') // ['Call', [['Sid', 'ID…-CA…'], ['InstanceId', 'ID…'], …, ['Ring_duration', null]]]
  */
 export function callXml(call: CallRecord, accountSid: string): XmlField {
-  if (call.row !== undefined) return callRowXml(call.row);
+  if (call.row !== undefined) return callRowXml(asAccount(call.row, accountSid));
   const endMs = shownEndMs(call);
   const duration = shownDuration(call);
   const ring = shownRingDuration(call);

@@ -1,6 +1,6 @@
 import type { NotificationRecord } from '../generators/notification';
 import { isoMillis, rfc2822Date } from './dates';
-import { notificationRowJson, notificationRowXml } from './rows';
+import { asAccount, notificationRowJson, notificationRowXml } from './rows';
 import { API_VERSION, errorInfoUri, notificationUri } from './uris';
 import type { XmlField } from './xml';
 
@@ -12,7 +12,7 @@ import type { XmlField } from './xml';
  * @example notificationJson(n, 'AC1', 'http://127.0.0.1:8080/call') // '{"sid":"NO…","date_created":"Sun, 1 Jun 2025 11:58:31 +0000",…,"log":1,"error_code":21402,…}'
  */
 export function notificationJson(n: NotificationRecord, accountSid: string, fileBase: string): string {
-  if (n.row !== undefined) return notificationRowJson(n.row);
+  if (n.row !== undefined) return notificationRowJson(asAccount(n.row, accountSid));
   const date = rfc2822Date(n.createdSec);
   return JSON.stringify({
     sid: n.sid,
@@ -41,7 +41,7 @@ export function notificationJson(n: NotificationRecord, accountSid: string, file
  * @example notificationXml(n, 'AC1', base) // ['Notification', [['Sid', 'NO…'], …, ['Log', '1'], ['ErrorCode', '21402'], …]]
  */
 export function notificationXml(n: NotificationRecord, accountSid: string, fileBase: string): XmlField {
-  if (n.row !== undefined) return notificationRowXml(n.row);
+  if (n.row !== undefined) return notificationRowXml(asAccount(n.row, accountSid));
   const date = rfc2822Date(n.createdSec);
   return [
     'Notification',

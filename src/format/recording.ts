@@ -1,6 +1,6 @@
 import type { RecordingRecord } from '../generators/recording';
 import { javaDouble, rfc2822Date } from './dates';
-import { recordingRowJson, recordingRowXml } from './rows';
+import { asAccount, recordingRowJson, recordingRowXml } from './rows';
 import { API_VERSION, recordingFileUri, recordingUri } from './uris';
 import type { XmlField } from './xml';
 
@@ -11,7 +11,7 @@ import type { XmlField } from './xml';
  * @example recordingJson(rec, 'AC1', 'http://127.0.0.1:8080/call') // '{"sid":"RE…","date_created":"Mon, 6 Jan 2014 08:51:07 +0900",…,"duration":"14.70275",…}'
  */
 export function recordingJson(rec: RecordingRecord, accountSid: string, fileBase: string): string {
-  if (rec.row !== undefined) return recordingRowJson(rec.row, fileBase);
+  if (rec.row !== undefined) return recordingRowJson(asAccount(rec.row, accountSid), fileBase);
   const date = rfc2822Date(rec.createdSec, rec.offsetMin);
   return (
     `{"sid":"${rec.sid}","date_created":"${date}","date_updated":"${date}","account_sid":"${accountSid}",` +
@@ -26,7 +26,7 @@ export function recordingJson(rec: RecordingRecord, accountSid: string, fileBase
  * @example recordingXml(rec, 'AC1', base) // ['Recording', [['Sid', 'RE…'], …, ['FileUri', 'http://…/RE….wav']]]
  */
 export function recordingXml(rec: RecordingRecord, accountSid: string, fileBase: string): XmlField {
-  if (rec.row !== undefined) return recordingRowXml(rec.row, fileBase);
+  if (rec.row !== undefined) return recordingRowXml(asAccount(rec.row, accountSid), fileBase);
   const date = rfc2822Date(rec.createdSec, rec.offsetMin);
   return [
     'Recording',

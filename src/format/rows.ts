@@ -12,8 +12,25 @@ import type { XmlField } from './xml';
  * the other times through Joda's `toString()` (milliseconds, `Z`).
  */
 
+/**
+ * A row as the account `accountSid` shows it: its own, or a sandbox's copy of its parent's
+ * rows, which names the sandbox wherever the row names the parent (its account and its URIs).
+ * @example asAccount({ account_sid: 'AC1', uri: '/2012-04-24/Accounts/AC1/Calls/CA1', … }, 'AC2').uri // '/2012-04-24/Accounts/AC2/Calls/CA1'
+ */
+export function asAccount<R extends { account_sid: string; uri: string | null }>(row: R, accountSid: string): R {
+  if (row.account_sid === accountSid) return row;
+  const uri = row.uri?.split(`/Accounts/${row.account_sid}`).join(`/Accounts/${accountSid}`) ?? null;
+  return { ...row, account_sid: accountSid, uri };
+}
+
 /** The seconds of a DATETIME's milliseconds, as `SimpleDateFormat` prints them. */
-const rfc = (ms: number) => rfc2822Date(Math.floor(ms / 1000));
+const rfc = (ms: number | null) => (ms === null ? null : rfc2822Date(Math.floor(ms / 1000)));
+
+/** A Joda time of a DATETIME, or null. */
+const iso = (ms: number | null) => (ms === null ? null : isoMillis(ms));
+
+/** A stored URI as the JSON prints it: with `.json`, or null (Gson leaves it out). */
+const jsonUri = (uri: string | null) => (uri === null ? null : `${uri}.json`);
 
 /** JSON text of members, null ones left out (Gson's default). */
 function jsonOf(members: readonly (readonly [string, unknown])[]): string {
@@ -58,8 +75,8 @@ export function callRowJson(row: CallRow, priceUnit: string | null = null): stri
     ['from', row.sender],
     ['phone_number_sid', row.phone_number_sid],
     ['status', row.status],
-    ['start_time', row.start_time === null ? null : isoMillis(row.start_time)],
-    ['end_time', row.end_time === null ? null : isoMillis(row.end_time)],
+    ['start_time', iso(row.start_time)],
+    ['end_time', iso(row.end_time)],
     ['duration', row.duration],
     ['price_unit', priceUnit],
     ['direction', row.direction],
@@ -67,7 +84,7 @@ export function callRowJson(row: CallRow, priceUnit: string | null = null): stri
     ['api_version', row.api_version],
     ['forwarded_from', row.forwarded_from],
     ['caller_name', row.caller_name],
-    ['uri', `${row.uri}.json`],
+    ['uri', jsonUri(row.uri)],
     ['ring_duration', row.ring_duration],
     ['subresource_uris', { notifications: `${prefix}/Notifications.json`, recordings: `${prefix}/Recordings.json` }],
   ]);
@@ -96,8 +113,8 @@ export function callRowXml(row: CallRow, priceUnit: string | null = null): XmlFi
       ['From', row.sender],
       ['PhoneNumberSid', row.phone_number_sid],
       ['Status', row.status],
-      ['StartTime', row.start_time === null ? null : isoMillis(row.start_time)],
-      ['EndTime', row.end_time === null ? null : isoMillis(row.end_time)],
+      ['StartTime', iso(row.start_time)],
+      ['EndTime', iso(row.end_time)],
       ['Duration', text(row.duration)],
       ['Price', row.price === null ? null : javaDecimal(row.price)],
       ['PriceUnit', priceUnit],
@@ -147,9 +164,9 @@ export function recordingRowJson(row: RecordingRow, fileBase: string): string {
     ['date_updated', rfc(row.date_updated)],
     ['account_sid', row.account_sid],
     ['call_sid', row.call_sid],
-    ['duration', javaDouble(row.duration)],
+    ['duration', row.duration === null ? null : javaDouble(row.duration)],
     ['api_version', row.api_version],
-    ['uri', `${row.uri}.json`],
+    ['uri', jsonUri(row.uri)],
     ['file_uri', row.file_uri === null ? null : resolvedFileUri(row.file_uri, fileBase)],
     ['s3_uri', row.s3_uri],
   ]);
@@ -165,7 +182,7 @@ export function recordingRowXml(row: RecordingRow, fileBase: string): XmlField {
       ['DateUpdated', rfc(row.date_updated)],
       ['AccountSid', row.account_sid],
       ['CallSid', row.call_sid],
-      ['Duration', javaDouble(row.duration)],
+      ['Duration', row.duration === null ? null : javaDouble(row.duration)],
       ['ApiVersion', row.api_version],
       ['Uri', row.uri],
       ['FileUri', row.file_uri === null ? null : resolvedFileUri(row.file_uri, fileBase)],
@@ -191,13 +208,13 @@ export function notificationRowJson(row: NotificationRow): string {
     ['error_code', row.error_code],
     ['more_info', row.more_info],
     ['message_text', row.message_text],
-    ['message_date', isoMillis(row.message_date)],
+    ['message_date', iso(row.message_date)],
     ['request_url', row.request_url],
     ['request_method', row.request_method],
     ['request_variables', row.request_variables],
     ['response_headers', row.response_headers],
     ['response_body', row.response_body],
-    ['uri', `${row.uri}.json`],
+    ['uri', jsonUri(row.uri)],
   ]);
 }
 
@@ -212,11 +229,11 @@ export function notificationRowXml(row: NotificationRow): XmlField {
       ['AccountSid', row.account_sid],
       ...(row.call_sid === null ? [] : [['CallSid', row.call_sid] as XmlField]),
       ['ApiVersion', row.api_version],
-      ['Log', String(row.log)],
-      ['ErrorCode', String(row.error_code)],
+      ['Log', row.log === null ? null : String(row.log)],
+      ['ErrorCode', row.error_code === null ? null : String(row.error_code)],
       ['MoreInfo', row.more_info],
       ['MessageText', row.message_text],
-      ['MessageDate', isoMillis(row.message_date)],
+      ['MessageDate', iso(row.message_date)],
       ['RequestUrl', row.request_url],
       ['RequestMethod', row.request_method],
       ['RequestVariables', row.request_variables],
@@ -234,7 +251,7 @@ export function accountRowFacts(row: AccountRow) {
     type: row.type,
     status: row.status,
     role: row.role,
-    created: rfc(row.date_created),
-    updated: rfc(row.date_updated),
+    created: rfc(row.date_created) as string,
+    updated: rfc(row.date_updated) as string,
   };
 }

@@ -144,7 +144,9 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     traffic: new SidCodec([seed, data, 'traffic-sid']),
     trafficRecording: new SidCodec([seed, data, 'traffic-recording-sid']),
   };
-  const email = spec.verbatim?.account.email_address ?? accountEmail(spec.friendlyName, sid);
+  // A sandbox of production's account has its own address, as any sandbox.
+  const row = spec.verbatim?.account;
+  const email = row !== undefined && row.sid === sid ? row.email_address : accountEmail(spec.friendlyName, sid);
   const parties = new PartyPool(
     streams.parties,
     endpoints.map((e) => e.address),

@@ -65,7 +65,7 @@ function answered(call: CallFacts): boolean {
 
 /** The status text the record holds now. @example shownStatus(busyOutbound) // 'BUSY' */
 export function shownStatus(call: CallFacts): string {
-  if (call.row !== undefined) return call.row.status;
+  if (call.row !== undefined) return call.row.status ?? '';
   if (call.swept === true) return 'completed';
   return storedStatus(call.direction, call.live?.status ?? call.status);
 }
@@ -111,7 +111,7 @@ export function shownAnsweredBy(call: CallRecord): string | undefined {
 
 /** date_updated in whole seconds: every setter bumps it, so it is the second of the last change. */
 export function shownUpdatedSec(call: CallRecord): number {
-  if (call.row !== undefined) return Math.floor(call.row.date_updated / 1000);
+  if (call.row !== undefined) return Math.floor((call.row.date_updated ?? call.row.date_created) / 1000);
   return call.live === undefined ? Math.floor(call.endMs / 1000) : call.live.updatedSec;
 }
 

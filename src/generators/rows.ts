@@ -1,6 +1,8 @@
 /**
  * Production's rows as its tables hold them (Restcomm's `mariadb/init.sql`), one member a column
- * under the column's own name, NULL as null. A DATETIME is milliseconds since the epoch, read as
+ * under the column's own name, NULL as null. A list's NOT NULL columns but its sid, account and
+ * creation may still be NULL: HSQLDB loads a script without checking them, and Restcomm's own
+ * test data has such rows. A DATETIME is milliseconds since the epoch, read as
  * UTC: a MariaDB dump's are whole seconds, an HSQLDB script's keep their fraction. These are
  * records no seed made: they load as given (input/restcomm-tables.ts checks them) and read back
  * through production's converters (format/rows.ts).
@@ -27,22 +29,22 @@ export interface CallRow {
   sid: string;
   parent_call_sid: string | null;
   date_created: number;
-  date_updated: number;
+  date_updated: number | null;
   account_sid: string;
-  sender: string;
-  recipient: string;
+  sender: string | null;
+  recipient: string | null;
   phone_number_sid: string | null;
-  status: string;
+  status: string | null;
   start_time: number | null;
   end_time: number | null;
   duration: number | null;
   price: string | null;
-  direction: string;
+  direction: string | null;
   answered_by: string | null;
-  api_version: string;
+  api_version: string | null;
   forwarded_from: string | null;
   caller_name: string | null;
-  uri: string;
+  uri: string | null;
   call_path: string | null;
   ring_duration: number | null;
   instanceid: string | null;
@@ -58,12 +60,12 @@ export interface CallRow {
 export interface RecordingRow {
   sid: string;
   date_created: number;
-  date_updated: number;
+  date_updated: number | null;
   account_sid: string;
-  call_sid: string;
-  duration: number;
-  api_version: string;
-  uri: string;
+  call_sid: string | null;
+  duration: number | null;
+  api_version: string | null;
+  uri: string | null;
   file_uri: string | null;
   s3_uri: string | null;
 }
@@ -72,21 +74,21 @@ export interface RecordingRow {
 export interface NotificationRow {
   sid: string;
   date_created: number;
-  date_updated: number;
+  date_updated: number | null;
   account_sid: string;
   call_sid: string | null;
-  api_version: string;
-  log: number;
-  error_code: number;
-  more_info: string;
-  message_text: string;
-  message_date: number;
-  request_url: string;
-  request_method: string;
-  request_variables: string;
+  api_version: string | null;
+  log: number | null;
+  error_code: number | null;
+  more_info: string | null;
+  message_text: string | null;
+  message_date: number | null;
+  request_url: string | null;
+  request_method: string | null;
+  request_variables: string | null;
   response_headers: string | null;
   response_body: string | null;
-  uri: string;
+  uri: string | null;
 }
 
 /** The tables the emulator reads, each with its row type. */
@@ -99,16 +101,8 @@ export interface TableRows {
 
 export type TableName = keyof TableRows;
 
-/**
- * The database rows were held in: production's MariaDB, or HSQLDB (Restcomm's test datasets and
- * embedded deployments), which loads a script without checking a VARCHAR's length.
- */
-export type RowDatabase = 'mariadb' | 'hsqldb';
-
 /** One account of production's data: its row and the rows of its lists, each list by sid ascending. */
 export interface VerbatimAccount {
-  /** Where its rows were held: what a column may hold follows it. */
-  database: RowDatabase;
   account: AccountRow;
   calls: readonly CallRow[];
   recordings: readonly RecordingRow[];

@@ -4,12 +4,11 @@ import type {
   CallRow,
   NotificationRow,
   RecordingRow,
-  RowDatabase,
   TableName,
   VerbatimAccount,
 } from '../generators/rows';
-import { readRow, TABLE_NAMES, TABLES, tableOf } from './restcomm-tables';
-import { type DumpDialect, dumpDialect, readDump, type SqlValue } from './sql-dump';
+import { type RowRules, readRow, TABLE_NAMES, TABLES, tableOf } from './restcomm-tables';
+import { type DeclaredColumn, type DumpDialect, dumpDialect, readDump, type SqlValue } from './sql-dump';
 
 /**
  * What a dump held and what of it was read, for the person who loaded it: nothing is dropped
@@ -21,7 +20,7 @@ export interface DumpReport {
   dialect: DumpDialect;
   /** Rows read, by table. */
   rows: Partial<Record<TableName, number>>;
-  /** Tables the emulator does not serve, with their rows, passed over. */
+  /** Tables the emulator does not serve, with their INSERT statements (an HSQLDB script's: a row each), passed over unread. */
   skipped_tables: Record<string, number>;
   /** Columns of a read table that production's schema does not have, passed over. */
   skipped_columns: Partial<Record<TableName, string[]>>;
@@ -80,9 +79,7 @@ export function readProductionData(lines: Iterable<string>, file: string): Produ
     missing_columns: {},
     rows_without_account: {},
   };
-  const database = dialect === 'hsqldb' ? 'hsqldb' : 'mariadb';
-  const how = { absentIsNull: true, database } as const;
-  const declared = new Map<TableName, string[]>();
+  const declared = new Map<TableName, DeclaredColumn[]>();
   const rows = {
     restcomm_accounts: [],
     restcomm_call_detail_records: [],
@@ -92,31 +89,38 @@ export function readProductionData(lines: Iterable<string>, file: string): Produ
     [T in TableName]: { sid: string; account_sid?: string }[];
   };
   const seen = new Map<TableName, Map<string, string>>(TABLE_NAMES.map((t) => [t, new Map()]));
-  for (const statement of readDump(all, file, dialect)) {
+  for (const statement of readDump(all, file, dialect, (t) => tableOf(t) !== undefined)) {
     const table = tableOf(statement.table);
     if (statement.kind === 'create') {
       if (table !== undefined)
         declared.set(
           table,
-          statement.columns.map((c) => c.toLowerCase()),
+          statement.declared.map((c) => ({ ...c, name: c.name.toLowerCase() })),
         );
       continue;
     }
     if (table === undefined) {
-      report.skipped_tables[statement.table] = (report.skipped_tables[statement.table] ?? 0) + statement.rows.length;
+      report.skipped_tables[statement.table] = (report.skipped_tables[statement.table] ?? 0) + 1;
       continue;
     }
+    const own = declared.get(table);
     const names =
-      statement.columns?.map((c) => c.toLowerCase()) ?? declared.get(table) ?? TABLES[table].map((c) => c.name);
+      statement.columns?.map((c) => c.toLowerCase()) ?? own?.map((c) => c.name) ?? TABLES[table].map((c) => c.name);
     noteColumns(report, table, names);
     const index = new Map(names.map((n, i) => [n, i]));
+    // HSQLDB loads a script as stored; a mysqldump's rows are held to the columns it declares.
+    const rules: RowRules = {
+      absentIsNull: true,
+      asStored: dialect === 'hsqldb',
+      ...(own === undefined ? {} : { declared: new Map(own.map((c) => [c.name, c])) }),
+    };
     for (const [k, values] of statement.rows.entries()) {
       const at = `${statement.rowAt(k)}: ${table}`;
       // HSQLDB's own loader takes a script row short of its table's columns (Restcomm's test
       // data has such rows): the rest are NULL. A mysqldump row is always whole.
       if (values.length > names.length || (values.length < names.length && dialect === 'mysql'))
         throw new ValidationError(at, problems.rowColumns(values.length, names.length));
-      const row = readRow(table, (column) => valueAt(values, index.get(column)), at, how) as { sid: string };
+      const row = readRow(table, (column) => valueAt(values, index.get(column)), at, rules) as { sid: string };
       const earlier = seen.get(table)?.get(row.sid);
       if (earlier !== undefined) throw new ValidationError(`${at}.sid`, problems.rowTaken(table, row.sid, earlier));
       seen.get(table)?.set(row.sid, statement.rowAt(k));
@@ -124,7 +128,7 @@ export function readProductionData(lines: Iterable<string>, file: string): Produ
     }
   }
   seen.clear();
-  return { accounts: accountsOf(rows as never, report, database), report };
+  return { accounts: accountsOf(rows as never, report), report };
 }
 
 /** The value at `i` of a row, undefined where the dump has no such column. */
@@ -154,7 +158,6 @@ function accountsOf(
     restcomm_notifications: NotificationRow[];
   },
   report: DumpReport,
-  database: RowDatabase,
 ): VerbatimAccount[] {
   type Lists = { account: AccountRow; calls: CallRow[]; recordings: RecordingRow[]; notifications: NotificationRow[] };
   const accounts = new Map<string, Lists>();
@@ -178,5 +181,5 @@ function accountsOf(
   place('restcomm_call_detail_records', rows.restcomm_call_detail_records, (to, row) => to.calls.push(row));
   place('restcomm_recordings', rows.restcomm_recordings, (to, row) => to.recordings.push(row));
   place('restcomm_notifications', rows.restcomm_notifications, (to, row) => to.notifications.push(row));
-  return [...accounts.values()].map((lists) => ({ database, ...lists }));
+  return [...accounts.values()];
 }

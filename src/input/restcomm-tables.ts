@@ -1,5 +1,5 @@
 import { problems, ValidationError } from '../errors';
-import type { RowDatabase, TableName, TableRows } from '../generators/rows';
+import type { TableName, TableRows } from '../generators/rows';
 import { asObject, checkKeys } from './fields';
 import type { SqlValue } from './sql-dump';
 
@@ -13,61 +13,61 @@ export interface ColumnDef {
   /** VARCHAR's length, in characters. */
   max?: number | undefined;
   notNull: boolean;
-  /** The column holds a sid, which production reads through `Sid` and refuses in any other form. */
-  sid?: true;
 }
 
 /**
  * Production's four tables as `mariadb/init.sql` declares them (Restcomm c67f142339), written
- * as that file writes them so that the two can be compared by eye. Sid columns are marked `sid`:
- * the DAOs read them through `DaoUtils.readSid`.
+ * as that file writes them so that the two can be compared by eye.
  */
 const DECLARED: Readonly<Record<TableName, string>> = {
   restcomm_accounts:
-    'sid VARCHAR(34) NOT NULL sid, date_created DATETIME NOT NULL, date_updated DATETIME NOT NULL, ' +
-    'email_address MEDIUMTEXT NOT NULL, friendly_name VARCHAR(64) NOT NULL, parent_sid VARCHAR(34) sid, ' +
+    'sid VARCHAR(34) NOT NULL, date_created DATETIME NOT NULL, date_updated DATETIME NOT NULL, ' +
+    'email_address MEDIUMTEXT NOT NULL, friendly_name VARCHAR(64) NOT NULL, parent_sid VARCHAR(34), ' +
     'type VARCHAR(8) NOT NULL, status VARCHAR(16) NOT NULL, auth_token VARCHAR(32) NOT NULL, ' +
-    'role VARCHAR(64) NOT NULL, uri MEDIUMTEXT NOT NULL, organization_sid VARCHAR(34) sid',
+    'role VARCHAR(64) NOT NULL, uri MEDIUMTEXT NOT NULL, organization_sid VARCHAR(34)',
   restcomm_call_detail_records:
-    'sid VARCHAR(1000) NOT NULL sid, parent_call_sid VARCHAR(1000) sid, date_created DATETIME NOT NULL, ' +
-    'date_updated DATETIME NOT NULL, account_sid VARCHAR(34) NOT NULL sid, sender VARCHAR(255) NOT NULL, ' +
-    'recipient VARCHAR(64) NOT NULL, phone_number_sid VARCHAR(34) sid, status VARCHAR(20) NOT NULL, ' +
+    'sid VARCHAR(1000) NOT NULL, parent_call_sid VARCHAR(1000), date_created DATETIME NOT NULL, ' +
+    'date_updated DATETIME NOT NULL, account_sid VARCHAR(34) NOT NULL, sender VARCHAR(255) NOT NULL, ' +
+    'recipient VARCHAR(64) NOT NULL, phone_number_sid VARCHAR(34), status VARCHAR(20) NOT NULL, ' +
     'start_time DATETIME, end_time DATETIME, duration INT, price VARCHAR(8), direction VARCHAR(20) NOT NULL, ' +
     'answered_by VARCHAR(64), api_version VARCHAR(10) NOT NULL, forwarded_from VARCHAR(30), ' +
     'caller_name VARCHAR(50), uri MEDIUMTEXT NOT NULL, call_path VARCHAR(255), ring_duration INT, ' +
-    'instanceid VARCHAR(255), conference_sid VARCHAR(34) sid, muted BOOLEAN, start_conference_on_enter BOOLEAN, ' +
+    'instanceid VARCHAR(255), conference_sid VARCHAR(34), muted BOOLEAN, start_conference_on_enter BOOLEAN, ' +
     'end_conference_on_exit BOOLEAN, on_hold BOOLEAN, ms_id VARCHAR(34)',
   restcomm_recordings:
-    'sid VARCHAR(34) NOT NULL sid, date_created DATETIME NOT NULL, date_updated DATETIME NOT NULL, ' +
-    'account_sid VARCHAR(34) NOT NULL sid, call_sid VARCHAR(1000) NOT NULL sid, duration DOUBLE NOT NULL, ' +
+    'sid VARCHAR(34) NOT NULL, date_created DATETIME NOT NULL, date_updated DATETIME NOT NULL, ' +
+    'account_sid VARCHAR(34) NOT NULL, call_sid VARCHAR(1000) NOT NULL, duration DOUBLE NOT NULL, ' +
     'api_version VARCHAR(10) NOT NULL, uri MEDIUMTEXT NOT NULL, file_uri MEDIUMTEXT, s3_uri MEDIUMTEXT',
   restcomm_notifications:
-    'sid VARCHAR(34) NOT NULL sid, date_created DATETIME NOT NULL, date_updated DATETIME NOT NULL, ' +
-    'account_sid VARCHAR(34) NOT NULL sid, call_sid VARCHAR(1000) sid, api_version VARCHAR(10) NOT NULL, ' +
+    'sid VARCHAR(34) NOT NULL, date_created DATETIME NOT NULL, date_updated DATETIME NOT NULL, ' +
+    'account_sid VARCHAR(34) NOT NULL, call_sid VARCHAR(1000), api_version VARCHAR(10) NOT NULL, ' +
     'log TINYINT NOT NULL, error_code SMALLINT NOT NULL, more_info MEDIUMTEXT NOT NULL, ' +
     'message_text MEDIUMTEXT NOT NULL, message_date DATETIME NOT NULL, request_url MEDIUMTEXT NOT NULL, ' +
     'request_method VARCHAR(4) NOT NULL, request_variables MEDIUMTEXT NOT NULL, response_headers MEDIUMTEXT, ' +
     'response_body MEDIUMTEXT, uri MEDIUMTEXT NOT NULL',
 };
 
+/** The emulator's type of each declared SQL type (VARCHAR with its length aside). */
+const SQL_TYPES: Readonly<Record<string, ColumnType>> = {
+  MEDIUMTEXT: 'text',
+  DATETIME: 'datetime',
+  INT: 'int',
+  TINYINT: 'tinyint',
+  SMALLINT: 'smallint',
+  BOOLEAN: 'bool',
+  DOUBLE: 'double',
+};
+
 function parseColumns(declared: string): ColumnDef[] {
   return declared.split(', ').map((d) => {
-    const m =
-      /^(\w+) (VARCHAR\((\d+)\)|MEDIUMTEXT|DATETIME|INT|TINYINT|SMALLINT|BOOLEAN|DOUBLE)( NOT NULL)?( sid)?$/.exec(d);
-    if (m === null) throw new Error(`bad column declaration ${d}`);
-    const type =
-      (
-        { MEDIUMTEXT: 'text', DATETIME: 'datetime', INT: 'int', TINYINT: 'tinyint', SMALLINT: 'smallint' } as Record<
-          string,
-          ColumnType
-        >
-      )[m[2] as string] ?? (m[2] === 'BOOLEAN' ? 'bool' : m[2] === 'DOUBLE' ? 'double' : 'varchar');
+    const m = /^(\w+) (?:VARCHAR\((\d+)\)|(\w+))( NOT NULL)?$/.exec(d);
+    const type = m?.[2] !== undefined ? 'varchar' : SQL_TYPES[m?.[3] ?? ''];
+    if (m === null || type === undefined) throw new Error(`bad column declaration ${d}`);
     return {
       name: m[1] as string,
       type,
-      ...(m[3] === undefined ? {} : { max: Number(m[3]) }),
+      max: m[2] === undefined ? undefined : Number(m[2]),
       notNull: m[4] !== undefined,
-      ...(m[5] === undefined ? {} : { sid: true as const }),
     };
   });
 }
@@ -88,8 +88,6 @@ export function tableOf(name: string): TableName | undefined {
   return (TABLE_NAMES as string[]).includes(lower) ? (lower as TableName) : undefined;
 }
 
-/** What production's `Sid` takes: 34 letters and digits, or a call sid with its InstanceId. */
-const SID = /^(?:[a-zA-Z0-9]{34}|ID[a-zA-Z0-9]{32}-CA[a-zA-Z0-9]{32})$/;
 /** `Account.Status` and `Account.Type`: texts the accounts DAO reads back; any other throws there. */
 export const ACCOUNT_STATUSES = ['active', 'closed', 'suspended', 'inactive', 'uninitialized'] as const;
 const ACCOUNT_TYPES = ['Full', 'Trial'];
@@ -143,7 +141,6 @@ function columnValue(column: ColumnDef, value: SqlValue, at: string): string | n
       if (typeof value === 'boolean') fail(problems.rowText(value));
       const text = String(value);
       if (column.max !== undefined && [...text].length > column.max) fail(problems.rowLength(column.max, text));
-      if (column.sid === true && !SID.test(text)) fail(problems.rowSid(text));
       return text;
     }
     case 'int':
@@ -173,34 +170,47 @@ function columnValue(column: ColumnDef, value: SqlValue, at: string): string | n
 }
 
 /**
+ * How a row is checked. Types always: a text in an INT is no row any database held. Lengths and
+ * NOT NULL against the columns as the source declares them (a dump's own CREATE TABLE), else as
+ * production's schema does; not at all `asStored` (an HSQLDB script, which HSQLDB loads without
+ * checking them: Restcomm's own test data has a NULL date_updated and a 14-character
+ * request_method in a VARCHAR(4); a state export, whose rows were checked when they came in),
+ * but for what the emulator cannot go without: a list row's sid, account and creation, and an
+ * account's every column.
+ */
+export interface RowRules {
+  /** A column the source lacks is NULL (a dump of an older schema); else a NOT NULL one must be given. */
+  absentIsNull: boolean;
+  asStored: boolean;
+  /** What the source declares of its columns, by name; absent: production's schema. */
+  declared?: ReadonlyMap<string, { max: number | undefined; notNull: boolean }>;
+}
+
+/** The columns a list's row cannot go without here: it is found, owned and ordered by them. */
+const KEYS = ['sid', 'account_sid', 'date_created'];
+
+/**
  * One row of `table`, every column read through `valueAt` (undefined: the source has no such
- * column, NULL) and checked against production's schema: only what a column cannot hold is
- * refused (a text in an INT, 40 characters in a VARCHAR(34), NULL in a NOT NULL column), and
- * what production's DAOs cannot read back (a sid `Sid` refuses, an account status or type
- * outside its enum). A problem is a ValidationError naming `at` and the column. A column the
- * source lacks is NULL when `absentIsNull` (a dump's table of an older schema), else needed.
- * `database` is the one that held the row: HSQLDB does not check a VARCHAR's length on load.
- * @example readRow('restcomm_recordings', (c) => row[c], 'dump.sql:12 row 3') // { sid: 'RE…', duration: 14.70275, … }
+ * column, NULL) and checked as `rules` say. Beyond a column's rules, an account's status and type
+ * must be in the enums production's accounts DAO reads them into (an account it could not read
+ * could never log in). A sid is kept as stored, in any form: a Restcomm test dataset has call
+ * sids such as `C001`. A problem is a ValidationError naming `at` and the column.
+ * @example readRow('restcomm_recordings', (c) => row[c], 'dump.sql:12:8: restcomm_recordings', rules) // { sid: 'RE…', duration: 14.70275, … }
  */
 export function readRow<T extends TableName>(
   table: T,
   valueAt: (column: string) => SqlValue | undefined,
   at: string,
-  how: { absentIsNull: boolean; database: RowDatabase },
+  rules: RowRules,
 ): TableRows[T] {
   const row: Record<string, unknown> = {};
   for (const column of TABLES[table]) {
     const given = valueAt(column.name);
-    // A dump of an older schema lacks newer columns: production reads them as NULL.
-    const notNull = column.notNull && (given !== undefined || !how.absentIsNull);
-    // HSQLDB loads a script without checking lengths (Restcomm's own test data holds a
-    // 14-character request_method in a VARCHAR(4)); MariaDB refuses them.
-    const max = how.database === 'hsqldb' ? undefined : column.max;
-    row[column.name] = columnValue(
-      { ...column, notNull, ...(max === undefined ? { max: undefined } : { max }) },
-      given ?? null,
-      `${at}.${column.name}`,
-    );
+    const declared = rules.declared?.get(column.name) ?? column;
+    const needed = column.notNull && (table === 'restcomm_accounts' || KEYS.includes(column.name));
+    const notNull = (needed || (!rules.asStored && declared.notNull)) && (given !== undefined || !rules.absentIsNull);
+    const max = rules.asStored ? undefined : declared.max;
+    row[column.name] = columnValue({ ...column, notNull, max }, given ?? null, `${at}.${column.name}`);
   }
   if (table === 'restcomm_accounts') {
     if (!(ACCOUNT_STATUSES as readonly unknown[]).includes(row['status']))
@@ -229,15 +239,11 @@ export function rowAsJson<T extends TableName>(table: T, row: TableRows[T]): Rec
 /**
  * A row given as JSON (a fixture, a state, an admin body): an object of the table's columns,
  * every NOT NULL one present, values as a dump writes them (texts, numbers, booleans, null;
- * DATETIMEs as text). An unknown column is an error naming it.
+ * DATETIMEs as text), checked against production's schema unless `asStored` (see RowRules). An
+ * unknown column is an error naming it.
  * @example readJsonRow('restcomm_recordings', { sid: 'RE…', … }, 'accounts[0].restcomm_recordings[3]')
  */
-export function readJsonRow<T extends TableName>(
-  table: T,
-  raw: unknown,
-  at: string,
-  database: RowDatabase,
-): TableRows[T] {
+export function readJsonRow<T extends TableName>(table: T, raw: unknown, at: string, asStored: boolean): TableRows[T] {
   const body = asObject(raw, at);
   const names = TABLES[table].map((c) => c.name);
   checkKeys(body, at, names);
@@ -250,6 +256,6 @@ export function readJsonRow<T extends TableName>(
       return v as SqlValue | undefined;
     },
     at,
-    { absentIsNull: false, database },
+    { absentIsNull: false, asStored },
   );
 }

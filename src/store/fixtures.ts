@@ -11,7 +11,7 @@ import { CALL_STATUSES, type CallStatus } from '../generators/call-record';
 import { MAX_COMMIT_LAG_S, MAX_INSTANCES, MAX_SKEW_S } from '../generators/hazards';
 import { notificationCapacity } from '../generators/notification';
 import { recordingCapacity } from '../generators/recording-layout';
-import type { RowDatabase, TableName, TableRows, VerbatimAccount } from '../generators/rows';
+import type { TableName, TableRows, VerbatimAccount } from '../generators/rows';
 import { asList, isObject, parseJson, type Reader, readerOf } from '../input/fields';
 import { readJsonRow, rowAsJson } from '../input/restcomm-tables';
 
@@ -45,7 +45,7 @@ const TOKEN_PATTERN = /^[\x21-\x39\x3b-\x7e]{1,128}$/;
  * `{"accounts":[{"friendly_name":"…","calls":448,"recordings":160,"token":"optional","sid":"optional"}]}`.
  * `source` names the file in messages.
  */
-export function validateFixtures(data: unknown, source: string): AccountSpec[] {
+export function validateFixtures(data: unknown, source: string, asStored = false): AccountSpec[] {
   if (!isObject(data)) throw new ValidationError(`${source}: (top level)`, problems.fixturesTop);
   for (const key of Object.keys(data)) {
     if (key !== 'accounts') throw new ValidationError(`${source}: ${key}`, problems.unknownField(['accounts']));
@@ -55,7 +55,7 @@ export function validateFixtures(data: unknown, source: string): AccountSpec[] {
   const seen = { token: new Map<string, number>(), sid: new Map<string, number>() };
   const rows = new RowSids();
   return accounts.map((raw: unknown, i) => {
-    const spec = validateAccount(raw, `${source}: accounts[${i}]`);
+    const spec = validateAccount(raw, `${source}: accounts[${i}]`, asStored);
     if (spec.verbatim !== undefined) rows.add(spec.verbatim, `${source}: accounts[${i}]`);
     for (const key of ['token', 'sid'] as const) {
       const value = spec[key];
@@ -71,8 +71,8 @@ export function validateFixtures(data: unknown, source: string): AccountSpec[] {
 }
 
 /** One account of a fixture (or of an admin request); `at` prefixes messages, e.g. `f.json: accounts[2]`. */
-export function validateAccount(raw: unknown, at: string): AccountSpec {
-  if (isObject(raw) && raw['restcomm_accounts'] !== undefined) return validateVerbatim(raw, at);
+export function validateAccount(raw: unknown, at: string, asStored = false): AccountSpec {
+  if (isObject(raw) && raw['restcomm_accounts'] !== undefined) return validateVerbatim(raw, at, asStored);
   const r: Reader = readerOf(raw, at, ACCOUNT_FIELDS);
   const name = r.body['friendly_name'];
   if (typeof name !== 'string' || name.trim() === '' || name.length > 200)
@@ -258,24 +258,23 @@ const VERBATIM_LISTS = {
   restcomm_recordings: 'recordings',
   restcomm_notifications: 'notifications',
 } as const satisfies Partial<Record<TableName, keyof VerbatimAccount>>;
-const VERBATIM_FIELDS = ['database', 'restcomm_accounts', ...Object.keys(VERBATIM_LISTS)];
-const DATABASES: readonly RowDatabase[] = ['mariadb', 'hsqldb'];
+const VERBATIM_FIELDS = ['restcomm_accounts', ...Object.keys(VERBATIM_LISTS)];
 
 /**
  * An account of production's data in fixture form: its row under `restcomm_accounts`, the rows
- * of its lists under their tables' names, every row as a dump holds it (see `readJsonRow`), and
- * `database`, where the rows were held (`mariadb`, the default, or `hsqldb`). Each row must be the account's, and each list is kept by sid ascending, so
- * the order rows come in changes nothing.
+ * of its lists under their tables' names, every row as a dump holds it (see `readJsonRow`:
+ * against production's schema, or `asStored` for a state's rows, checked when they came in).
+ * Each row must be the account's, and each list is kept by sid ascending, so the order rows come
+ * in changes nothing.
  * @example validateVerbatim({ restcomm_accounts: { sid: 'ACae…', … }, restcomm_call_detail_records: [{ sid: 'CA01…', … }] }, 'f.json: accounts[0]')
  */
-export function validateVerbatim(raw: unknown, at: string): AccountSpec {
+export function validateVerbatim(raw: unknown, at: string, asStored = false): AccountSpec {
   const r: Reader = readerOf(raw, at, VERBATIM_FIELDS);
-  const database = r.oneOf('database', DATABASES) ?? 'mariadb';
-  const account = readJsonRow('restcomm_accounts', r.body['restcomm_accounts'], `${at}.restcomm_accounts`, database);
+  const account = readJsonRow('restcomm_accounts', r.body['restcomm_accounts'], `${at}.restcomm_accounts`, asStored);
   const list = <T extends keyof typeof VERBATIM_LISTS>(table: T): TableRows[T][] => {
     const given = r.body[table] === undefined ? [] : asList(r.body[table], `${at}.${table}`);
     const rows = given.map((item, k) => {
-      const row = readJsonRow(table, item, `${at}.${table}[${k}]`, database);
+      const row = readJsonRow(table, item, `${at}.${table}[${k}]`, asStored);
       if (row.account_sid !== account.sid)
         throw new ValidationError(
           `${at}.${table}[${k}].account_sid`,
@@ -286,7 +285,6 @@ export function validateVerbatim(raw: unknown, at: string): AccountSpec {
     return rows.sort((a, b) => (a.sid < b.sid ? -1 : a.sid > b.sid ? 1 : 0));
   };
   return verbatimSpec({
-    database,
     account,
     calls: list('restcomm_call_detail_records'),
     recordings: list('restcomm_recordings'),
@@ -320,7 +318,6 @@ export class RowSids {
 /** An account of production's data in fixture form, as `validateVerbatim` reads it back. */
 export function verbatimAsFixture(v: VerbatimAccount): Record<string, unknown> {
   return {
-    ...(v.database === 'mariadb' ? {} : { database: v.database }),
     restcomm_accounts: rowAsJson('restcomm_accounts', v.account),
     restcomm_call_detail_records: v.calls.map((row) => rowAsJson('restcomm_call_detail_records', row)),
     restcomm_recordings: v.recordings.map((row) => rowAsJson('restcomm_recordings', row)),

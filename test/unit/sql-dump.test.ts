@@ -37,7 +37,17 @@ describe('readDump: the statements of a dump that hold data', () => {
     ].join('\n');
     expect(dumpDialect(dump.split('\n').slice(0, 5))).toBe('mysql');
     expect(read(dump, 'mysql')).toEqual<Read>([
-      { kind: 'create', table: 'restcomm_recordings', columns: ['sid', 'duration', 'file_uri'], line: 5 },
+      {
+        kind: 'create',
+        table: 'restcomm_recordings',
+        columns: ['sid', 'duration', 'file_uri'],
+        declared: [
+          { name: 'sid', max: 34, notNull: true },
+          { name: 'duration', max: undefined, notNull: true },
+          { name: 'file_uri', max: 1000, notNull: false },
+        ],
+        line: 5,
+      },
       {
         kind: 'insert',
         table: 'restcomm_recordings',
@@ -63,7 +73,17 @@ describe('readDump: the statements of a dump that hold data', () => {
     ].join('\n');
     expect(dumpDialect(script.split('\n'))).toBe('hsqldb');
     expect(read(script, 'hsqldb')).toEqual<Read>([
-      { kind: 'create', table: 'restcomm_accounts', columns: ['sid', 'friendly_name', 'status'], line: 2 },
+      {
+        kind: 'create',
+        table: 'restcomm_accounts',
+        columns: ['sid', 'friendly_name', 'status'],
+        declared: [
+          { name: 'sid', max: 34, notNull: true },
+          { name: 'friendly_name', max: 64, notNull: true },
+          { name: 'status', max: 16, notNull: true },
+        ],
+        line: 2,
+      },
       {
         kind: 'insert',
         table: 'restcomm_accounts',
