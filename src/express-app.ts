@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { submitRecordingDelete } from './admin/api-deletes';
 import type { AdminContext } from './admin/context';
 import { submitCreate } from './admin/created-calls';
 import { mountAdmin } from './admin/mount';
@@ -46,7 +47,13 @@ export function expressApp(parts: ExpressParts): Express {
     const openAdmin = parts.adminToken !== null;
     app.use((req, res, next) => (openAdmin || !req.path.startsWith(ADMIN) ? allowAll(req, res, next) : next()));
   }
-  mountApi(app, admin.world, listSettings, createCallHandler(listSettings, submitCreate(parts.log, parts.strict)));
+  mountApi(
+    app,
+    admin.world,
+    listSettings,
+    createCallHandler(listSettings, submitCreate(parts.log, parts.strict)),
+    submitRecordingDelete(parts.log),
+  );
   mountAdmin(app, admin, {
     token: parts.adminToken,
     hosts: new Set(parts.adminHosts.map((h) => h.toLowerCase())),

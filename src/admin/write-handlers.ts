@@ -1,3 +1,4 @@
+import { DELETE_RECORDING_ROUTE, deleteApiRecording } from './api-deletes';
 import type { AdminHandler } from './context';
 import { CREATE_CALL_ROUTE, createCall } from './created-calls';
 import { ADMIN_ROUTES, type AdminRoute } from './routes';
@@ -17,6 +18,8 @@ export function isWrite(r: AdminRoute): boolean {
  */
 export const WRITE_HANDLERS: ReadonlyMap<string, AdminHandler> = new Map([
   ...ADMIN_ROUTES.filter(isWrite).map((r) => [routeKey(r), r.handler] as const),
-  // The API's one write: creating a call (routes/create-call.ts takes it, the log applies it).
+  // The API's writes: creating a call (routes/create-call.ts takes it, the log applies it), and
+  // (Restcomm dialect) deleting a recording.
   [CREATE_CALL_ROUTE, createCall] as const,
+  [DELETE_RECORDING_ROUTE, deleteApiRecording] as const,
 ]);

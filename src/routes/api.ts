@@ -12,7 +12,7 @@ import { mountAudio } from './audio';
 import { listHandler, negotiate } from './list-page';
 import { LIST_RESOURCES } from './list-resources';
 import type { ListSettings } from './list-settings';
-import { mountRecords } from './records';
+import { mountRecords, type RecordingDelete } from './records';
 import { sendBody } from './send-page';
 
 const ALLOW = 'GET, HEAD';
@@ -22,7 +22,13 @@ const ALLOW = 'GET, HEAD';
  * records, a call's sub-lists, creating calls (`create`) and (Restcomm dialect) the account resource.
  * Routes sit on the app itself, not in nested routers: each router level costs every request.
  */
-export function mountApi(app: Express, world: World, settings: ListSettings, create: RequestHandler[] = []): void {
+export function mountApi(
+  app: Express,
+  world: World,
+  settings: ListSettings,
+  create: RequestHandler[] = [],
+  deleteRecording?: RecordingDelete,
+): void {
   const { dialect } = settings;
   const auth = requireAccount(world, dialect);
   for (const mount of dialect.mounts) {
@@ -37,7 +43,7 @@ export function mountApi(app: Express, world: World, settings: ListSettings, cre
     }
     // The audio route comes before the single-recording one, whose sid would swallow ".wav".
     mountAudio(app, world, r);
-    mountRecords(app, world, auth, settings, r);
+    mountRecords(app, world, auth, settings, r, dialect.restcommAccounts ? deleteRecording : undefined);
     if (dialect.restcommAccounts) {
       const createdOf = (a: Account) => accountCreatedSec(a.context, a.profile, a.spec.calls);
       // Restcomm's console and SDKs log in by reading the account, by sid or by email.

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Express, Request, RequestHandler } from 'express';
 import { authedAccount } from '../auth';
 import { ApiError, messages } from '../errors';
@@ -15,6 +16,9 @@ import type { ListSettings } from './list-settings';
 import { between, sendBody, type WireFormat } from './send-page';
 
 const ALLOW = 'GET, HEAD';
+
+/** Takes a recording delete on from the API route: the write log's side (admin/api-deletes.ts). */
+export type RecordingDelete = (account: Account, recordingSid: string, res: ServerResponse) => Promise<void>;
 
 /**
  * The id of the record a path names in the authenticated account. A sid of another account's
@@ -59,6 +63,7 @@ export function mountRecords(
   auth: RequestHandler[],
   settings: ListSettings,
   routes: ApiRoutes,
+  deleteRecording?: RecordingDelete,
 ): void {
   const callOf = (req: Request, account: Account) =>
     recordOf(world, account, String(req.params['callSid']), (a) => a.calls, messages.noCall);
@@ -129,5 +134,14 @@ export function mountRecords(
     const rec = account.recordings.get(id);
     sendBody(res, format, recordText(LIST_WIRES.recordings, format, rec, account.profile.sid, settings.fileBase));
   });
-  app.all(routes.recording, methodNotAllowed(ALLOW));
+  // Production deletes a recording through the API (RecordingsEndpoint.deleteRecording).
+  if (deleteRecording !== undefined) {
+    app.delete(routes.recording, ...auth, async (req, res) => {
+      const account = authedAccount(res);
+      const sid = String(req.params['recordingSid']);
+      recordOf(world, account, sid, (a) => a.recordings, messages.noRecording);
+      await deleteRecording(account, sid, res);
+    });
+  }
+  app.all(routes.recording, methodNotAllowed(deleteRecording === undefined ? ALLOW : `${ALLOW}, DELETE`));
 }
