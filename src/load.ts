@@ -98,20 +98,33 @@ export function* fileLines(path: string, what: string): Generator<string> {
     if (!fstatSync(fd).isFile()) throw new ValidationError(path, problems.notRegularFile(what));
     const decoder = new StringDecoder('utf8');
     const chunk = Buffer.alloc(CHUNK_BYTES);
-    let pending = '';
+    // The line being read, in pieces: joined once it ends, so a long line is copied once.
+    let pieces: string[] = [];
+    let pending = 0;
     for (;;) {
       const n = readSync(fd, chunk, 0, chunk.length, null);
       const text = n === 0 ? decoder.end() : decoder.write(chunk.subarray(0, n));
-      const parts = (pending + text).split('\n');
-      pending = parts.pop() as string;
-      yield* parts;
-      if (pending.length > MAX_STATEMENT_CHARS) {
-        yield pending;
-        pending = '';
+      let from = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
+        pieces.push(text.slice(from, nl));
+        yield pieces.join('');
+        pieces = [];
+        pending = 0;
+        from = nl + 1;
+      }
+      if (from < text.length) {
+        pieces.push(text.slice(from));
+        pending += text.length - from;
+      }
+      // Past the longest statement a dump holds: handed on as it is, for the reader to refuse.
+      if (pending > MAX_STATEMENT_CHARS) {
+        yield pieces.join('');
+        pieces = [];
+        pending = 0;
       }
       if (n === 0) break;
     }
-    if (pending !== '') yield pending;
+    if (pending > 0) yield pieces.join('');
   } finally {
     closeSync(fd);
   }

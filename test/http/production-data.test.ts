@@ -2,9 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { stateHash } from '../../src/admin/state';
 import type { AccountSpec } from '../../src/generators/account-spec';
-import { readDump, type SqlValue } from '../../src/input/sql-dump';
-import { readData } from '../../src/load';
+import { MAX_STATEMENT_CHARS, readDump, type SqlValue } from '../../src/input/sql-dump';
+import { fileLines, readData } from '../../src/load';
+import { finish } from '../../src/store/order';
 import { makeEmulator, PUBLIC_URL } from '../support/app';
 
 /*
@@ -382,5 +384,125 @@ describe("Restcomm's CallsEndpointTest and RecordingEndpointTest, on their own d
       .get(`/restcomm/2012-04-24/Accounts/${ADMIN}/Recordings.json`)
       .set('Authorization', basic(ADMIN, TOKEN));
     expect([left.body.recordings.length, left.body.start, left.body.end, left.body.total]).toEqual([33, '0', '33', 33]);
+  });
+});
+
+/** A mysqldump of `rows` by table, as MariaDB's would be: backslash escapes, in the order given. */
+function mysqldump(tables: [string, string[], Raw[]][], perStatement: number): string {
+  const literal = (v: SqlValue | undefined): string => {
+    if (v === null || v === undefined) return 'NULL';
+    if (typeof v === 'number') return String(v);
+    if (typeof v === 'boolean') return v ? '1' : '0';
+    const escaped = v.replace(
+      /[\\'\n\r\t\0]/g,
+      (c) => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': '\\0' })[c] as string,
+    );
+    return `'${escaped}'`;
+  };
+  const lines = ['-- MariaDB dump 10.19  Distrib 10.11.6-MariaDB', '/*!40101 SET NAMES utf8mb4 */;', 'SET @saved = 1;'];
+  for (const [table, columns, rows] of tables) {
+    lines.push(`DROP TABLE IF EXISTS \`${table}\`;`, `CREATE TABLE \`${table}\` (`);
+    // Wide enough for what HSQLDB held: the dump declares its own columns.
+    lines.push(...columns.map((c) => `  \`${c}\` ${/date|time/.test(c) ? 'datetime(3)' : 'text'} DEFAULT NULL,`));
+    lines.push('  PRIMARY KEY (`sid`)', ') ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;', `LOCK TABLES \`${table}\` WRITE;`);
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const values = rows.slice(i, i + perStatement).map((r) => `(${columns.map((c) => literal(r[c])).join(',')})`);
+      lines.push(`INSERT INTO \`${table}\` VALUES ${values.join(',')};`);
+    }
+    lines.push('UNLOCK TABLES;');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `n` items of `list` in an order that depends on `seed` alone. */
+function shuffled<T>(list: readonly T[], seed: number): T[] {
+  const out = [...list];
+  let x = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    const j = x % (i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+describe('a dump in, in one command: the same rows give the same state, whatever their form and order', () => {
+  const text = readFileSync(join(DIR, 'restcomm_with_Data.script'), 'utf8');
+  const columnsOf = (table: string) => {
+    for (const s of readDump(text.split('\n'), 'f', 'hsqldb', (t) => t === table))
+      if (s.kind === 'create' && s.table === table) return s.columns;
+    return [];
+  };
+  const TABLES = ['restcomm_accounts', ...LISTS.map(([t]) => t)];
+  const hashOf = async (accounts: AccountSpec[]) => {
+    const { world } = makeEmulator({ dialect: 'restcomm', accounts });
+    return finish(stateHash(world, PUBLIC_URL, 'production', 'restcomm'));
+  };
+  const write = (name: string, body: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'callrec-dump-')), name);
+    writeFileSync(path, body);
+    return path;
+  };
+
+  test('a mysqldump of the same rows, shuffled, extended inserts or one row a statement: the same state hash', async () => {
+    const script = await hashOf(readData(join(DIR, 'restcomm_with_Data.script')).accounts);
+    for (const [seed, perStatement] of [
+      [1, 1],
+      [2, 50],
+      [3, 1000],
+    ] as const) {
+      const tables = TABLES.map((t): [string, string[], Raw[]] => [t, columnsOf(t), shuffled(rawRows(text, t), seed)]);
+      const dump = mysqldump(shuffled(tables, seed), perStatement);
+      const { accounts, report } = readData(write('restcomm.sql', dump));
+      expect(report.dialect).toBe('mysql');
+      expect(report.rows).toEqual(readData(join(DIR, 'restcomm_with_Data.script')).report.rows);
+      expect(await hashOf(accounts)).toBe(script);
+    }
+  });
+
+  const CREATE =
+    'CREATE TABLE `restcomm_recordings` (`sid` varchar(34) NOT NULL, `date_created` datetime NOT NULL, `date_updated` datetime NOT NULL, `account_sid` varchar(34) NOT NULL, `call_sid` varchar(1000) NOT NULL, `duration` double NOT NULL, `api_version` varchar(10) NOT NULL, `uri` mediumtext NOT NULL, `file_uri` mediumtext, PRIMARY KEY (`sid`));';
+  const ROW =
+    "('RE1','2016-01-05 08:51:07','2016-01-05 08:51:07','ACae6e420f425248d6a26948c17a9e2acf','CA1',14.5,'2012-04-24','/u',NULL)";
+  test.each([
+    [
+      'a truncated file',
+      `${CREATE}\nINSERT INTO \`restcomm_recordings\` VALUES ${ROW},`,
+      /bad\.sql:2:1: the file ends inside the statement begun on line 2$/,
+    ],
+    [
+      'a wrong column count',
+      `${CREATE}\nINSERT INTO \`restcomm_recordings\` VALUES ${ROW},('RE2','2016-01-05 08:51:07');`,
+      /bad\.sql:2:\d+: restcomm_recordings: holds 2 values, and its table has 9 columns$/,
+    ],
+    [
+      'a text in a number column',
+      `${CREATE}\nINSERT INTO \`restcomm_recordings\` VALUES ${ROW.replace('14.5', "'long'")};`,
+      /bad\.sql:2:\d+: restcomm_recordings\.duration: must be a DOUBLE, got "long"$/,
+    ],
+    [
+      'a text past its VARCHAR',
+      `${CREATE}\nINSERT INTO \`restcomm_recordings\` VALUES ${ROW.replace("'RE1'", `'RE${'0'.repeat(38)}'`)};`,
+      /bad\.sql:2:\d+: restcomm_recordings\.sid: holds 40 characters, more than its VARCHAR\(34\) takes/,
+    ],
+    [
+      'an unterminated string',
+      `${CREATE}\nINSERT INTO \`restcomm_recordings\` VALUES ('RE1,x);`,
+      /bad\.sql:2:\d+: the string begun here is not closed$/,
+    ],
+  ])('%s: an error naming the file, the line and the column, and nothing loaded', (_name, body, message) => {
+    expect(() => readData(write('bad.sql', body))).toThrow(message);
+  });
+
+  test('a 100 MB line is refused as it comes, never gathered whole', () => {
+    const path = write(
+      'huge.sql',
+      `${CREATE}\nINSERT INTO \`restcomm_recordings\` VALUES ('${'x'.repeat(100 * 2 ** 20)}');\n`,
+    );
+    expect(() => readData(path)).toThrow(/huge\.sql:2:\d+: the line is longer than any statement of a dump \(64 MB\)$/);
+    // The file's 100 MB line is never held whole: lines come at most 64 MB and a chunk long.
+    const longest = Math.max(...Array.from(fileLines(path, 'data'), (line) => line.length));
+    expect(longest).toBeGreaterThan(MAX_STATEMENT_CHARS);
+    expect(longest).toBeLessThanOrEqual(MAX_STATEMENT_CHARS + 2 ** 20);
   });
 });
