@@ -1,6 +1,29 @@
 import type { Config } from './config';
 import { adminRoutes, CONSOLE_MOUNT, callsListPath, callsListUri, RESTCOMM_MOUNT } from './format/uris';
+import type { DumpReport } from './input/restcomm-dump';
 import type { RunningEmulator } from './server';
+
+/** What a `--data` dump held, in a line or three: what was read, and what was passed over. */
+function dataLines(report: DumpReport | undefined): string[] {
+  if (report === undefined) return [];
+  const counts = (o: Partial<Record<string, number>>) =>
+    Object.entries(o)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ');
+  const lines = [`Loaded ${report.file} (${report.dialect}): ${counts(report.rows)}`];
+  if (Object.keys(report.skipped_tables).length > 0)
+    lines.push(`  passed over, tables the emulator does not serve: ${counts(report.skipped_tables)}`);
+  if (Object.keys(report.rows_without_account).length > 0)
+    lines.push(`  not served, rows of accounts the dump has no row of: ${counts(report.rows_without_account)}`);
+  for (const [what, columns] of [
+    ['passed over, columns production does not have', report.skipped_columns],
+    ['read as NULL, columns the dump lacks', report.missing_columns],
+  ] as const) {
+    const listed = Object.entries(columns).map(([t, c]) => `${t}.{${(c ?? []).join(',')}}`);
+    if (listed.length > 0) lines.push(`  ${what}: ${listed.join(' ')}`);
+  }
+  return lines;
+}
 
 /** The start-up text: where it listens, the accounts and their tokens, one curl to paste. */
 export function banner(em: RunningEmulator, config: Readonly<Config>): string {
@@ -24,6 +47,7 @@ export function banner(em: RunningEmulator, config: Readonly<Config>): string {
       : [
           `The clock follows wall time at ${config.clockRate}x from start-up: answers change as time passes (not deterministic)`,
         ]),
+    ...dataLines(em.data),
     line(head),
     ...rows.map(line),
   ];
@@ -38,6 +62,10 @@ export function banner(em: RunningEmulator, config: Readonly<Config>): string {
         `Restcomm's console: ${em.url}${CONSOLE_MOUNT}/ (the email, and a password whose MD5 is the account's auth token)`,
       );
     }
+  } else if (first !== undefined && em.world.accountByToken(first.profile.token) === undefined) {
+    // Production's accounts share a token where they share a password: the spec's login (the
+    // token as the user name) cannot tell them apart, production's (sid and token) can.
+    lines.push('These accounts share their auth token: log in as AccountSid:AuthToken with --dialect restcomm');
   } else if (first !== undefined) {
     lines.push(`Try: curl -u ${first.profile.token}: ${em.url}${callsListPath(first.profile.sid)}`);
   }

@@ -8,6 +8,7 @@ import type { Config } from './config';
 import { ValidationError } from './errors';
 import { genesisOf } from './fleet/genesis';
 import { answerNodeErrors, capConnections, HEADERS_TIMEOUT_MS } from './http/connections';
+import type { DumpReport } from './input/restcomm-dump';
 import { loadInputs, loadUi } from './load';
 import { createLogger } from './logger';
 import { World } from './store/world';
@@ -21,6 +22,8 @@ export interface RunningEmulator {
   publicUrl: string;
   /** Where the accounts came from: a fixtures file, or `options.fixtures`. */
   fixturesLabel: string;
+  /** What `--data` loaded, where it was given. */
+  data?: DumpReport;
   world: World;
   server: Server;
   /** Stops accepting, lets requests in flight finish for up to `graceMs`, then closes the rest. */
@@ -178,5 +181,14 @@ async function serveOn(
       });
       server.closeIdleConnections();
     });
-  return { app, url, publicUrl, fixturesLabel: inputs.fixturesLabel, world, server, close };
+  return {
+    app,
+    url,
+    publicUrl,
+    fixturesLabel: inputs.fixturesLabel,
+    ...(inputs.data === undefined ? {} : { data: inputs.data }),
+    world,
+    server,
+    close,
+  };
 }
