@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import { ApiError, messages } from './errors';
 import type { Dialect } from './format/uris';
+import { roleOf, statusOf } from './generators/account-spec';
 import { basicCredentials } from './input/credentials';
 import { sameSecret } from './input/secret';
 import { LoginThrottle } from './login-throttle';
@@ -112,12 +113,47 @@ function loggedIn(world: World, dialect: Dialect, req: IncomingMessage): Account
 export function requireAccount(world: World, dialect: Dialect): RequestHandler[] {
   const guard: RequestHandler = (req, res, next) => {
     const sid = String(req.params['accountSid']);
-    const target = readableBy(world, loggedIn(world, dialect, req), sid);
+    const login = loggedIn(world, dialect, req);
+    const refused = login === undefined ? undefined : loginRefusal(login, req.method, req.path);
+    if (refused !== undefined) throw refused;
+    const target = readableBy(world, login, sid);
     if (target === undefined) throw new ApiError(403, messages.forbidden(sid));
     res.locals['account'] = target;
     next();
   };
   return [...basicLogin(world, dialect), guard];
+}
+
+/**
+ * Developer's permissions in Restcomm's default `restcomm.xml`, for the resources served here:
+ * the actions each allows. Administrator is allowed everything; a role restcomm.xml does not
+ * define, nothing (`PermissionEvaluator.checkPermission`).
+ */
+const DEVELOPER: Readonly<Record<string, readonly string[]>> = {
+  Accounts: ['*'],
+  Calls: ['*'],
+  Recordings: ['Delete', 'Read'],
+  Notifications: ['Read'],
+};
+const ACTIONS: Readonly<Record<string, string>> = { GET: 'Read', HEAD: 'Read', POST: 'Create', DELETE: 'Delete' };
+
+/**
+ * Why production refuses a login a request, if it does: an account not active (SecurityFilter's
+ * `filterClosedAccounts`; an uninitialized one may still reach paths under `Accounts`, which all
+ * of these are), or a role without the permission the request needs. Generated accounts are
+ * active Developers or Administrators: nothing here refuses them.
+ */
+export function loginRefusal(login: Account, method: string, path: string): ApiError | undefined {
+  const status = statusOf(login.spec);
+  if (status !== 'active' && status !== 'uninitialized')
+    return new ApiError(403, messages.accountNotActive(login.profile.sid, status));
+  const role = roleOf(login.spec);
+  if (role === 'Administrator') return undefined;
+  const resource = /\/Accounts(?:\.json)?(?:\/[^/]+\/([A-Za-z]+))?/.exec(path)?.[1] ?? 'Accounts';
+  const action = ACTIONS[method] ?? 'Modify';
+  const allowed = role === 'Developer' ? (DEVELOPER[resource] ?? []) : [];
+  if (allowed.includes('*') || allowed.includes(action)) return undefined;
+  return new ApiError(403, messages.roleRefused(role, `RestComm:${action}:${resource}`));
 }
 
 /** The account `sid` names when `login` may read it (itself, or one of its descendants), else undefined. */
@@ -137,7 +173,10 @@ function readableBy(world: World, login: Account | undefined, sid: string): Acco
  */
 export function laneAccount(world: World, dialect: Dialect, req: IncomingMessage, sid: string): Account | undefined {
   if (throttleOf(world).wait(req.socket.remoteAddress ?? '', Date.now()) > 0) return undefined;
-  return readableBy(world, loggedIn(world, dialect, req), sid);
+  const login = loggedIn(world, dialect, req);
+  // A login production refuses goes through express, which answers the refusal.
+  if (login !== undefined && loginRefusal(login, req.method ?? 'GET', req.url ?? '') !== undefined) return undefined;
+  return readableBy(world, login, sid);
 }
 
 /**
@@ -148,13 +187,15 @@ export function laneAccount(world: World, dialect: Dialect, req: IncomingMessage
 export function requireAccountRef(world: World, dialect: Dialect): RequestHandler[] {
   const guard: RequestHandler = (req, res, next) => {
     const login = loggedIn(world, dialect, req);
+    const refused = login === undefined ? undefined : loginRefusal(login, req.method, req.path);
+    if (refused !== undefined) throw refused;
     const ref = String(req.params['accountRef']);
     const target = accountByRef(world, ref);
     const allowed =
       login !== undefined &&
       target !== undefined &&
       (target === login ||
-        (login.spec.role === 'Administrator' && world.ancestors(target).includes(login.profile.sid)));
+        (roleOf(login.spec) === 'Administrator' && world.ancestors(target).includes(login.profile.sid)));
     if (!allowed) throw new ApiError(403, messages.forbidden(ref));
     res.locals['account'] = target;
     next();
@@ -165,7 +206,10 @@ export function requireAccountRef(world: World, dialect: Dialect): RequestHandle
 /** The account that logged in, for a route that names none in its path (Restcomm's `Accounts.json`). */
 export function requireLogin(world: World, dialect: Dialect): RequestHandler[] {
   const guard: RequestHandler = (req, res, next) => {
-    res.locals['account'] = loggedIn(world, dialect, req);
+    const login = loggedIn(world, dialect, req);
+    const refused = login === undefined ? undefined : loginRefusal(login, req.method, req.path);
+    if (refused !== undefined) throw refused;
+    res.locals['account'] = login;
     next();
   };
   return [...basicLogin(world, dialect), guard];

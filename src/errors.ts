@@ -236,6 +236,10 @@ export const messages = {
   unknownCredentialsRestcomm:
     'Authentication failed: these credentials log in to no account of this emulator (AccountSid or email with its AuthToken, or an API token as the user name; GET /__admin/accounts lists them)',
   forbidden: (accountSid: string) => `The API token does not grant access to account ${accountSid}`,
+  accountNotActive: (sid: string, status: string) =>
+    `Provided Account is not active (${sid} is ${status}: production answers this 403 to every request it makes)`,
+  roleRefused: (role: string, permission: string) =>
+    `The role ${JSON.stringify(role)} does not have ${permission} (Restcomm's restcomm.xml: Administrator has every permission, Developer its list, any other role none)`,
   hasSubAccounts: (sid: string, children: readonly string[]) =>
     `Account ${sid} has sub-accounts (${children.join(', ')}): delete them first, so that none is left without its parent`,
   forbiddenRecord: (sid: string) => `The API token does not grant access to ${sid}: it belongs to another account`,

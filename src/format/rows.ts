@@ -1,4 +1,5 @@
 import type { AccountRow, CallRow, NotificationRow, RecordingRow } from '../generators/rows';
+import { DEFAULT_ORGANIZATION } from './account';
 import { isoMillis, javaDouble, rfc2822Date } from './dates';
 import { API_VERSION } from './uris';
 import type { XmlField } from './xml';
@@ -244,14 +245,16 @@ export function notificationRowXml(row: NotificationRow): XmlField {
   ];
 }
 
-/** What the account resource prints of an account row, for `format/account.ts`. */
+/** What the account resource prints of an account row (see `AccountFacts` in format/account.ts). */
 export function accountRowFacts(row: AccountRow) {
   return {
-    organization: row.organization_sid,
+    // Production's own NULL organization would not load (Account.getOrganizationSid throws); the default one is shown.
+    organization: row.organization_sid ?? DEFAULT_ORGANIZATION,
     type: row.type,
     status: row.status,
     role: row.role,
     created: rfc(row.date_created) as string,
     updated: rfc(row.date_updated) as string,
+    storedUri: row.uri,
   };
 }

@@ -1,6 +1,7 @@
 import type { Express, RequestHandler } from 'express';
 import { authedAccount, requireAccount, requireAccountRef, requireLogin } from '../auth';
-import { accountJson, accountXml } from '../format/account';
+import { accountJson, accountXml, generatedFacts } from '../format/account';
+import { accountRowFacts } from '../format/rows';
 import { ADMIN, adminRoutes, apiRoutes, routes } from '../format/uris';
 import { xmlDocument, xmlElement, xmlWrapped } from '../format/xml';
 import { LIST_NAMES, type ListName } from '../generators/list-names';
@@ -45,19 +46,20 @@ export function mountApi(
     mountAudio(app, world, r);
     mountRecords(app, world, auth, settings, r, dialect.restcommAccounts ? deleteRecording : undefined);
     if (dialect.restcommAccounts) {
-      const createdOf = (a: Account) => accountCreatedSec(a.context, a.profile, a.spec.calls);
+      // Production's own account shows its row; a generated one, its creation and role.
+      const factsOf = (a: Account) =>
+        a.spec.verbatim === undefined
+          ? generatedFacts(a.profile.sid, accountCreatedSec(a.context, a.profile, a.spec.calls), a.spec.role)
+          : accountRowFacts(a.spec.verbatim.account);
       // Restcomm's console and SDKs log in by reading the account, by sid or by email.
       app.get(r.account, ...requireAccountRef(world, dialect), (req, res) => {
         const format = negotiate(req, dialect);
         const account = authedAccount(res);
-        const { profile, spec } = account;
-        const created = createdOf(account);
+        const facts = factsOf(account);
         sendBody(
           res,
           format,
-          format === 'xml'
-            ? xmlDocument(accountXml(profile, created, spec.role))
-            : accountJson(profile, created, spec.role),
+          format === 'xml' ? xmlDocument(accountXml(account.profile, facts)) : accountJson(account.profile, facts),
         );
       });
       app.all(r.account, methodNotAllowed(ALLOW));
@@ -68,11 +70,11 @@ export function mountApi(
         const children = world.children(authedAccount(res).profile.sid);
         if (format === 'xml') {
           const { head, tail } = xmlWrapped('Accounts', [], children.length === 0);
-          const items = children.map((c) => xmlElement(accountXml(c.profile, createdOf(c), c.spec.role), 2));
+          const items = children.map((c) => xmlElement(accountXml(c.profile, factsOf(c)), 2));
           sendBody(res, format, head + items.join('') + tail);
           return;
         }
-        sendBody(res, format, `[${children.map((c) => accountJson(c.profile, createdOf(c), c.spec.role)).join(',')}]`);
+        sendBody(res, format, `[${children.map((c) => accountJson(c.profile, factsOf(c))).join(',')}]`);
       });
       app.all(r.accounts, methodNotAllowed(ALLOW));
     }

@@ -94,6 +94,7 @@ describe('loadConfig', () => {
       'admin-hosts': ['emulator, Box.local', ['emulator', 'box.local']],
       'max-connections': ['64', 64],
       'restcomm-console': ['/srv/console', '/srv/console'],
+      data: ['/srv/restcomm.sql', '/srv/restcomm.sql'],
       workers: ['4', 4],
       redis: ['redis://cache.test:6380/2', 'redis://cache.test:6380/2'],
       'checkpoint-every': ['500', 500],
