@@ -14,16 +14,20 @@ import {
 } from './call-draws';
 import { STORED_STATUSES, storedStatus } from './call-life';
 import type { CallFacts } from './call-record';
+import { collationKey } from './collation';
 import { ANONYMOUS, partyIndex } from './parties';
 import { CALLS_PER_BLOCK, recordedMask } from './recording-layout';
 
 /** The columns a call list sorts by, besides `created`. */
 export type CallColumn = 'from' | 'to' | 'direction' | 'status' | 'duration' | 'price';
 
-/** The rank of each text in code-unit order, so that comparing ranks compares the texts. */
+/**
+ * The rank of each text under production's collation, so that comparing ranks compares the
+ * texts as its ORDER BY does: texts equal to the database share a rank.
+ */
 function ranksIn(texts: readonly string[]): (text: string) => number {
-  const sorted = [...new Set(texts)].sort();
-  return (text) => sorted.indexOf(text);
+  const sorted = [...new Set(texts.map(collationKey))].sort();
+  return (text) => sorted.indexOf(collationKey(text));
 }
 
 const directionRank = ranksIn(DIRECTION_TABLE);
@@ -32,7 +36,8 @@ const DIRECTION_KEYS = Uint16Array.from(DIRECTION_TABLE, directionRank);
 const statusRank = ranksIn(STORED_STATUSES);
 /**
  * Key of each (direction entry, status entry), at dk · STATUS_TABLE.length + sk: production
- * sorts the text it stores, so `BUSY` (an outbound call's) comes before `busy` before `completed`.
+ * sorts the text it stores under its case-insensitive collation, so `BUSY` (an outbound call's)
+ * and `busy` share a key, before `completed`.
  */
 const STATUS_KEYS = Uint16Array.from(
   DIRECTION_TABLE.flatMap((direction) => STATUS_TABLE.map((status) => statusRank(storedStatus(direction, status)))),
@@ -185,6 +190,13 @@ const KEY_SCANS: Record<CallColumn, (account: AccountProfile, from: number, to: 
   price: (account, from, to, keys) => recordedKeys(account, 'price', from, to, keys),
 };
 
+/**
+ * The direction key of inbound calls: with the status keys, what says whether a seeded call
+ * has an end_time (an inbound call always does), since the collation gives an outbound `BUSY`
+ * and an inbound `busy` one status key.
+ */
+export const INBOUND_KEY = directionRank('inbound');
+
 /** Columns whose key says all a filter of those fields reads, and the fields it says. */
 export const KEYED_FIELDS: Readonly<Record<'from' | 'to' | 'status', readonly (keyof CallFacts)[]>> = {
   from: ['from'],
@@ -194,8 +206,8 @@ export const KEYED_FIELDS: Readonly<Record<'from' | 'to' | 'status', readonly (k
 
 /**
  * Facts that a column's key stands for, each with its key: From and To, the party text of each
- * rank; Status, each (direction, status) a seeded call can have (two may share a key: the same
- * stored text). A filter reading only those fields is then tested once a key, not once a call.
+ * rank; Status, each (direction, status) a seeded call can have (two may share a key: texts
+ * equal under the collation, which every filter of a status compares by). A filter reading only those fields is then tested once a key, not once a call.
  * @example keyedFacts(account, 'to')[0] // [0, { to: '+12015550123' }]
  */
 export function keyedFacts(

@@ -1,6 +1,7 @@
 import { personName, sipUser } from '../random/names';
 import type { Stream, StreamFamily } from '../random/stream';
 import { Weights } from '../random/weights';
+import { collationKey } from './collation';
 
 /**
  * The other parties of an account's calls: a seeded pool of numbers and SIP users that the
@@ -61,14 +62,14 @@ function drawAddress(s: Stream): string {
   }
 }
 
-/** Ranks of every party an account's calls show, in code-unit order (see `PartyPool.ranks`). */
+/** Ranks of every party an account's calls show, under production's collation (see `PartyPool.ranks`). */
 export interface PartyRanks {
   /** Rank of pool entry k. */
   readonly pool: Uint16Array;
   /** Rank of the account's endpoint e. */
   readonly endpoints: Uint16Array;
   readonly anonymous: number;
-  /** Every party text, by rank: `texts[rank]`. */
+  /** A party text of each rank (the first in code-unit order of those equal under the collation): `texts[rank]`. */
   readonly texts: readonly string[];
 }
 
@@ -116,10 +117,19 @@ export class PartyPool {
     const endpoints = this.endpoints;
     const all: string[] = [];
     for (let k = 0; k < POOL_SIZE; k++) all.push(this.address(k));
-    const texts = Array.from(new Set([...all, ...endpoints, ANONYMOUS_TEXT])).sort();
-    const rankOf = new Map<string, number>();
-    for (let r = 0; r < texts.length; r++) rankOf.set(texts[r] as string, r);
-    const rank = (t: string) => rankOf.get(t) as number;
+    // Ranked under production's collation: texts equal to its database share a rank, and each
+    // rank's text is the first of them in code-unit order.
+    const firstOfKey = new Map<string, string>();
+    for (const t of Array.from(new Set([...all, ...endpoints, ANONYMOUS_TEXT])).sort()) {
+      if (!firstOfKey.has(collationKey(t))) firstOfKey.set(collationKey(t), t);
+    }
+    const keyRank = new Map<string, number>();
+    const texts: string[] = [];
+    for (const key of [...firstOfKey.keys()].sort()) {
+      keyRank.set(key, texts.length);
+      texts.push(firstOfKey.get(key) as string);
+    }
+    const rank = (t: string) => keyRank.get(collationKey(t)) as number;
     this.ranked = {
       pool: Uint16Array.from(all, rank),
       endpoints: Uint16Array.from(endpoints, rank),

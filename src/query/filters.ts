@@ -1,18 +1,22 @@
 import { ApiError, messages } from '../errors';
 import { shownEndMs, shownStartSec, shownStatus } from '../generators/call-life';
 import type { CallFacts } from '../generators/call-record';
+import { collationFold } from '../generators/collation';
 import { wildcard } from '../input/wildcard';
 import { zonedMidnight } from '../input/zone';
 import type { FilterPart, RecordFilter, TimeBound } from '../store/table-contracts';
 
 /**
- * A SQL `LIKE` pattern: `%` is any run of characters, `_` any one character, everything else
- * literal and case-sensitive (production hands the value to the database as is). Matched in
- * linear steps, never by a backtracking RegExp.
+ * A SQL `LIKE` pattern as production's database matches it: `%` is any run of characters, `_`
+ * any one character, everything else literal under its collation (case and accents aside:
+ * `collationFold`), with trailing spaces significant, as LIKE keeps them. Matched in linear
+ * steps, never by a backtracking RegExp.
  * @example likePattern('%1512600%')('+15126002188') // true
+ * @example likePattern('no_answer')('NO_ANSWER') // true
  */
 export function likePattern(pattern: string): (text: string) => boolean {
-  return wildcard(pattern, '%', '_');
+  const matches = wildcard(collationFold(pattern), '%', '_');
+  return (text) => matches(collationFold(text));
 }
 
 /**
@@ -80,24 +84,19 @@ export function remembered(test: (text: string) => boolean): (text: string) => b
   };
 }
 
-/** A LIKE pattern on one text field. */
-const like =
-  <R>(field: (r: R) => string, prefix = '') =>
-  (value: string) => {
-    const matches = remembered(likePattern(`${prefix}${value}`));
-    return (r: R) => matches(field(r));
-  };
-
 /**
- * A LIKE pattern as MariaDB matches it under its default case-insensitive collation:
- * `Status=COMPLETED` keeps `completed`, and `Status=no_answer` keeps `NO_ANSWER` and `no-answer`.
+ * A LIKE pattern on one text field (see `likePattern`): `Status=COMPLETED` keeps `completed`,
+ * `Status=no_answer` keeps `NO_ANSWER` and `no-answer`. A NULL field (undefined here: a row's
+ * NULL column) matches nothing, as NULL LIKE anything is not true.
  */
-const likeAnyCase =
-  <R>(field: (r: R) => string) =>
+const like =
+  <R>(field: (r: R) => string | null | undefined, prefix = '', suffix = '') =>
   (value: string) => {
-    const pattern = likePattern(value.toLowerCase());
-    const matches = remembered((text) => pattern(text.toLowerCase()));
-    return (r: R) => matches(field(r));
+    const matches = remembered(likePattern(`${prefix}${value}${suffix}`));
+    return (r: R) => {
+      const text = field(r);
+      return text !== null && text !== undefined && matches(text);
+    };
   };
 
 /** A test, and the time bound it is where it is one (see `TimeBound`): the store may then answer from the bound. */
@@ -145,9 +144,16 @@ export const CALL_FILTERS: FilterDefs<FilterableCall> = {
     like((c) => c.from, '%'),
   ),
   // A seeded call is never live nor swept: its direction and status are all the text reads.
-  Status: reading(['direction', 'status', 'live', 'swept'], likeAnyCase(shownStatus)),
-  ParentCallSid: reading([], () => () => false),
-  ConferenceSid: reading([], () => () => false),
+  Status: reading(['direction', 'status', 'live', 'swept', 'row'], like(shownStatus)),
+  // Only production's own rows have a parent or a conference: no generated call matches.
+  ParentCallSid: reading(
+    ['row'],
+    like((c) => c.row?.parent_call_sid),
+  ),
+  ConferenceSid: reading(
+    ['row'],
+    like((c) => c.row?.conference_sid),
+  ),
   // start_time is the answer once answered; a call with no end_time (live, or an outbound one
   // that ended busy, no-answer, failed or not-found) is NULL to `end_time <= d`, so never kept.
   StartTime: fromDay(shownStartSec, 'startFrom'),
@@ -177,10 +183,7 @@ export interface FilterableNotification {
 export const NOTIFICATION_FILTERS: FilterDefs<FilterableNotification> = {
   ErrorCode: like((n) => String(n.errorCode)),
   RequestUrl: like((n) => n.requestUrl),
-  MessageText: (value) => {
-    const matches = likePattern(`%${value}%`);
-    return (n) => matches(n.messageText);
-  },
+  MessageText: like((n) => n.messageText, '%', '%'),
   StartTime: fromDay((n) => n.createdSec),
   EndTime: untilDayEnd((n) => n.createdSec * 1000),
 };

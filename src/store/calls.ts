@@ -1,9 +1,10 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
 import { generateCall, newFacts, seededCallIndex, seededFacts } from '../generators/call';
 import { type CallHead, MAX_CALL_SEC, MAX_RING_SEC, newHead, scanHeads } from '../generators/call-draws';
-import { type CallColumn, callKeysInto, KEYED_FIELDS, keyedFacts } from '../generators/call-keys';
-import { endsWithoutEndTime, shownDuration, shownStatus, storedAtClock } from '../generators/call-life';
+import { type CallColumn, callKeysInto, INBOUND_KEY, KEYED_FIELDS, keyedFacts } from '../generators/call-keys';
+import { shownDuration, shownStatus, storedAtClock } from '../generators/call-life';
 import type { CallFacts, CallRecord } from '../generators/call-record';
+import { collationKey } from '../generators/collation';
 import { callStartSec, newerStartSec } from '../generators/timeline';
 import { keysOnThreads } from './column-threads';
 import { type Column, SLICE, type Work } from './order';
@@ -46,7 +47,7 @@ function* callColumn(account: AccountProfile, n: number, column: CallColumn): Wo
 }
 
 /** Fields no seeded call has (an inserted or live call's), so a scan of seeded ones need not make them. */
-const NEVER_SEEDED = new Set(['live', 'lifecycle', 'swept']);
+const NEVER_SEEDED = new Set(['live', 'lifecycle', 'swept', 'row']);
 /** Key columns a filter's test can be read from, cheapest first. */
 const KEYED = Object.entries(KEYED_FIELDS) as [keyof typeof KEYED_FIELDS, readonly string[]][];
 
@@ -121,9 +122,15 @@ function* boundMarks(
     a = firstWhere(world, account, n, (sec) => sec * 1000 <= ms);
     b = firstWhere(world, account, n, (sec) => (sec + MAX_CALL_SEC + 1) * 1000 <= ms);
     if (b < n) {
-      const ended = keptKeys(account, 'status', (c) => !endsWithoutEndTime(c.direction, c.status));
-      const keys = (yield* callColumn(account, n, 'status')).words[0] as Uint16Array;
-      yield* sliced(n - b, 'Filtering', (k) => (marks[b + k] = ended[keys[b + k] as number] as number));
+      // Ended with an end_time: inbound, or completed or canceled (see endsWithoutEndTime). Read
+      // from two columns: the collation gives an outbound BUSY and an inbound busy one status key.
+      const closed = keptKeys(account, 'status', (c) => c.status === 'completed' || c.status === 'canceled');
+      const status = (yield* callColumn(account, n, 'status')).words[0] as Uint16Array;
+      const direction = (yield* callColumn(account, n, 'direction')).words[0] as Uint16Array;
+      yield* sliced(n - b, 'Filtering', (k) => {
+        const i = b + k;
+        marks[i] = direction[i] === INBOUND_KEY ? 1 : (closed[status[i] as number] as number);
+      });
     }
   }
   yield* eachFacts(world, account, a, b, (facts, i) => {
@@ -174,7 +181,8 @@ function* keepCalls(
   const scanned: ((c: CallFacts) => boolean)[] = [];
   for (const part of filter.parts ?? [{ test: filter.test }]) {
     const column = keyedColumn(part.reads);
-    if (part.reads?.length === 0) {
+    // A test of nothing a seeded call has (a row's parent, say) is one answer for them all.
+    if (part.reads !== undefined && part.reads.every((f) => NEVER_SEEDED.has(f))) {
       if (!part.test(newFacts())) yield* and(new Uint8Array(n));
     } else if (column !== undefined) {
       const kept = keptKeys(account, column, part.test);
@@ -203,10 +211,11 @@ export const CALL_KIND: TableKind<CallRecord, CallColumn, CallFacts> = {
   index: seededCallIndex,
   values: {
     created: (c) => c.startSec,
-    from: (c) => c.from,
-    to: (c) => c.to,
-    direction: (c) => c.direction,
-    status: shownStatus,
+    // Texts compare under production's collation: case and accents aside.
+    from: (c) => collationKey(c.from),
+    to: (c) => collationKey(c.to),
+    direction: (c) => collationKey(c.direction),
+    status: (c) => collationKey(shownStatus(c)),
     duration: (c) => shownDuration(c) ?? -1,
     // Production sorts by `cast(price as int)`.
     price: (c) => c.priceInt,

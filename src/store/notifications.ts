@@ -1,4 +1,5 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
+import { collationKey } from '../generators/collation';
 import { generateNotification, type NotificationRecord, seededNotificationIndex } from '../generators/notification';
 import { type Column, rankStrings, SLICE, type Work } from './order';
 import type { TableKind } from './table-contracts';
@@ -35,8 +36,8 @@ export const NOTIFICATION_KIND: TableKind<NotificationRecord, NotificationColumn
     created: (r) => r.createdSec,
     log: (r) => r.log,
     errorCode: (r) => r.errorCode,
-    callSid: (r) => r.callSid,
-    messageText: (r) => r.messageText,
+    callSid: (r) => collationKey(r.callSid),
+    messageText: (r) => collationKey(r.messageText),
   },
   column: notificationColumn,
 };

@@ -1,3 +1,5 @@
+import { collationKey } from '../generators/collation';
+
 /** A list order: position in the list → record index. A page is a slice of positions. */
 export interface Order {
   readonly length: number;
@@ -181,18 +183,20 @@ export function* sortPermutation(column: Column, direction: 'asc' | 'desc'): Wor
 }
 
 /**
- * Strings as a column, by rank among the distinct values in code-unit order: the exact way for
+ * Strings as a column, by rank among the distinct values under production's collation: the exact way for
  * long or unbounded values. It keeps every string at once, so it serves small lists only.
  * @example rankStrings(['b', 'a', 'b']) // { n: 3, words: [Uint32Array [1, 0, 1]] }
  */
 export function rankStrings(values: readonly string[]): Column {
-  // The default sort compares UTF-16 code units (never the locale), with no comparator calls.
-  const distinct = Array.from(new Set(values)).sort();
+  // Under production's collation (see collationKey): the keys' default sort compares UTF-16 code
+  // units (never the locale), with no comparator calls; texts equal to the database tie.
+  const folded = values.map(collationKey);
+  const distinct = Array.from(new Set(folded)).sort();
   const rankOf = new Map<string, number>();
   // A loop, not new Map(distinct.map(…)): a million [value, rank] pairs would be garbage at once.
   for (let r = 0; r < distinct.length; r++) rankOf.set(distinct[r] as string, r);
   const keys = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) keys[i] = rankOf.get(values[i] as string) as number;
+  for (let i = 0; i < values.length; i++) keys[i] = rankOf.get(folded[i] as string) as number;
   return { n: values.length, words: [keys] };
 }
 

@@ -1,4 +1,5 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
+import { collationKey } from '../generators/collation';
 import { generateRecording, type RecordingRecord, seededRecordingIndex } from '../generators/recording';
 import { type Column, rankStrings, SLICE, type Work } from './order';
 import type { TableKind } from './table-contracts';
@@ -52,7 +53,7 @@ export const RECORDING_KIND: TableKind<RecordingRecord, RecordingColumn> = {
   values: {
     created: (r) => r.createdSec,
     duration: (r) => r.duration,
-    callSid: (r) => r.callSid,
+    callSid: (r) => collationKey(r.callSid),
   },
   column: recordingColumn,
 };

@@ -302,7 +302,9 @@ describe("Restcomm's CallsEndpointTest and RecordingEndpointTest, on their own d
     expect((await get(ADMIN, 'Calls', { SortBy: ':asc' })).status).toBe(400);
     expect((await get(ADMIN, 'Calls', { SortBy: 'DateCreated:invalid' })).status).toBe(400);
     expect(await sorted('From:asc', 'from')).toBe('+101133679364376');
-    expect(await sorted('From:desc', 'from')).toBe('thomas');
+    // HSQLDB orders by code unit, so 'thomas' led; MariaDB's case-insensitive collation puts
+    // 'Unknown' after it ('U' > 'T' in any case): production's answer.
+    expect(await sorted('From:desc', 'from')).toBe('Unknown');
     expect(await sorted('To:asc', 'to')).toBe('+13052406432');
     expect(await sorted('To:desc', 'to')).toBe('15126002188');
     expect(await sorted('Direction:asc', 'direction')).toBe('inbound');

@@ -50,7 +50,7 @@ describe('callrec-emulator --data FILE', () => {
     const file = join(dir, 'bad.sql');
     writeFileSync(
       file,
-      'CREATE TABLE `restcomm_recordings` (`sid` varchar(34) NOT NULL, `duration` double NOT NULL);\nINSERT INTO `restcomm_recordings` VALUES (\'RE1\',\'long\');\n',
+      "CREATE TABLE `restcomm_recordings` (`sid` varchar(34) NOT NULL, `duration` double NOT NULL);\nINSERT INTO `restcomm_recordings` VALUES ('RE1','long');\n",
     );
     const { code, stdout, stderr } = await runCli(['--data', file, '--port', '0']);
     expect(code).not.toBe(0);

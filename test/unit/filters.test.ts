@@ -31,7 +31,11 @@ describe('likePattern (SQL LIKE, as production hands values to the database)', (
     ['a_ice', 'alice', true],
     ['a_ice', 'aalice', false],
     ['%', '', true],
-    ['Alice', 'alice', false],
+    // Under production's database collation: case and accents aside, trailing spaces kept.
+    ['Alice', 'alice', true],
+    ['%JOSE', 'María José', true],
+    ['alice', 'alice ', false],
+    ['alice%', 'ALICE ', true],
     ['a.c', 'abc', false],
     ['(x)', '(x)', true],
   ])('%s ~ %s → %s', (pattern, value, match) => {
@@ -161,14 +165,15 @@ describe('a filter of seeded calls reads From, To and Status from key columns, t
   test.each([
     [{ From: '%1%' }, [['from']]],
     [{ To: '5' }, [['to']]],
-    [{ Status: 'completed' }, [['direction', 'status', 'live', 'swept']]],
-    [{ Status: 'no_answer', From: '%2%' }, [['direction', 'status', 'live', 'swept'], ['from']]],
-    [{ ParentCallSid: 'CA1' }, [[]]],
+    [{ Status: 'completed' }, [['direction', 'status', 'live', 'swept', 'row']]],
+    [{ Status: 'no_answer', From: '%2%' }, [['direction', 'status', 'live', 'swept', 'row'], ['from']]],
+    // Only production's own rows have a parent: a seeded call is answered without being read.
+    [{ ParentCallSid: 'CA1' }, [['row']]],
     [{ StartTime: '2025-05-20' }, [undefined]],
     [{ EndTime: '2025-05-20', To: '%3%' }, [undefined, ['to']]],
     [
       { Status: 'BUSY', To: '%1%', StartTime: '2025-05-20' },
-      [['direction', 'status', 'live', 'swept'], ['to'], undefined],
+      [['direction', 'status', 'live', 'swept', 'row'], ['to'], undefined],
     ],
   ])('%j reads %j, and keeps what the whole record would', (given, reads) => {
     const filter = callFilter(new Map(Object.entries(given)))!;
