@@ -7,6 +7,7 @@ import type { FaultSpec } from './faults/faults';
 import type { Call } from './format/call';
 import type { Recording } from './format/recording';
 import { listPath } from './format/uris';
+import type { DumpReport } from './input/restcomm-dump';
 import type { WalkReport } from './journal/walk-report';
 
 /** An account as the admin API shows it: with its token, so tests can authenticate. */
@@ -58,6 +59,12 @@ export interface EmulatorClient {
   seed(seed: string, fixtures?: { accounts: unknown[] } | 'start', clock?: string): Promise<void>;
   /** Back to the seed, clock and accounts the emulator started with (a reset keeps those of the last seed). */
   seedStart(): Promise<void>;
+  /**
+   * Production's own data in: the text of a mysqldump or an HSQLDB script of Restcomm's tables
+   * (`POST /__admin/data`). Its accounts join the fixtures (or replace them), and a reset keeps
+   * them; answers what the dump held (see DumpReport).
+   */
+  importData(dump: string, options?: { file?: string; replace?: boolean }): Promise<DumpReport>;
   /** Inserts calls (any field may be given, the rest is generated); returns them as the API shows them. */
   addCalls(accountSid: string, calls?: CallInput | CallInput[]): Promise<Call[]>;
   /** Inserts one call; returns it as the API shows it. */
@@ -208,6 +215,8 @@ export function connect(url: string, options: { adminToken?: string } = {}): Emu
     seedStart: async () => {
       await admin('POST', '/seed', { start: true });
     },
+    importData: async (dump, options = {}) =>
+      (await admin<{ report: DumpReport }>('POST', '/data', { dump, ...options })).report,
     addCalls: async (sid, calls = {}) => admin<Call[]>('POST', `/accounts/${sid}/calls`, asList(calls)),
     addCall: async (sid, call = {}) => one(client.addCalls(sid, call)),
     addRecordings: async (sid, recordings = {}) =>

@@ -84,6 +84,15 @@ export function acceptPath(path: string): string | null {
   return [...inner.map((s) => s.replace(/\.json$/, '')), `${last}.json`].join('/');
 }
 
+/**
+ * A path as production's servlet container maps it: consecutive slashes merged (Tomcat's and
+ * JBoss Web's normalization), so `/restcomm//2012-04-24/Accounts/AC1/Calls.json` is the list.
+ * @example containerPath('/call//2012-04-24/Accounts/AC1//Calls.json') // '/call/2012-04-24/Accounts/AC1/Calls.json'
+ */
+export function containerPath(path: string): string {
+  return path.includes('//') ? path.replace(/\/{2,}/g, '/') : path;
+}
+
 /** Milliseconds since the request arrived, to the hundredth. */
 const elapsedMs = (ex: Exchange) => Math.round((performance.now() - ex.started) * 100) / 100;
 
@@ -239,15 +248,17 @@ export function frontDoor(deps: FrontDoorDeps): RequestListener {
     // --clock-rate: the clock catches up with wall time before anything reads it.
     world.tick();
     const ex = openExchange(req);
-    // The journal keeps the path as sent; routing (and the response cache) sees production's.
-    const accepted = acceptPath(ex.path);
+    // The journal keeps the path as sent; routing (and the response cache) sees production's:
+    // its container's (slashes merged), then its AcceptFilter's.
+    const path = containerPath(ex.path);
+    const accepted = acceptPath(path) ?? (path === ex.path ? null : path);
     if (accepted !== null) req.url = ex.query === '' ? accepted : `${accepted}?${ex.query}`;
-    if (ex.path === METRICS_PATH) {
+    if (path === METRICS_PATH) {
       // A scrape is not a client's request: neither journaled, faulted nor counted.
       void scrape(metrics, deps.fleet, req, res, refuse);
       return;
     }
-    if (ex.path.startsWith(ADMIN)) {
+    if (path.startsWith(ADMIN)) {
       res.on('close', () => {
         log?.(req, res, ex);
         count(req, res, ex);

@@ -25,6 +25,7 @@ export type { RestcommAccount } from './format/account';
 export type { Call } from './format/call';
 export type { Notification } from './format/notification';
 export type { Recording } from './format/recording';
+export type { DumpReport } from './input/restcomm-dump';
 export type { WalkReport } from './journal/walk-report';
 export { type RunningEmulator, serve } from './server';
 export { World, type WorldSpec } from './store/world';

@@ -5,6 +5,7 @@ import { listBuilds } from './builds';
 import * as callbacks from './callbacks';
 import * as clock from './clock';
 import type { AdminHandler } from './context';
+import * as data from './data';
 import * as faults from './faults';
 import { health, openapi } from './health';
 import * as journal from './journal';
@@ -50,6 +51,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('GET', paths.sandboxClock, sandboxes.getSandboxClock),
   route('POST', paths.sandboxClock, sandboxes.moveSandboxClock),
   route('POST', paths.seed, accounts.reseed),
+  route('POST', paths.data, data.importData, STATE_BODY_BYTES),
   route('GET', paths.accounts, accounts.listAccounts),
   route('POST', paths.accounts, accounts.createAccount),
   route('GET', paths.account, accounts.getAccount),

@@ -37,6 +37,7 @@ export function apiRoutes(mount: string) {
     recording: `${base}/:accountSid/Recordings/:recordingSid{.json}`,
     notification: `${base}/:accountSid/Notifications/:notificationSid{.json}`,
     recordingAudio: `${base}/:accountSid/Recordings/:recordingSid.wav`,
+    recordingMp4: `${base}/:accountSid/Recordings/:recordingSid.mp4`,
   } as const;
 }
 export type ApiRoutes = ReturnType<typeof apiRoutes>;
@@ -129,6 +130,7 @@ export const adminRoutes = {
   clock: `${ADMIN}/clock`,
   reset: `${ADMIN}/reset`,
   seed: `${ADMIN}/seed`,
+  data: `${ADMIN}/data`,
   accounts: `${ADMIN}/accounts`,
   account: `${ADMIN}/accounts/:sid`,
   accountReset: `${ADMIN}/accounts/:sid/reset`,

@@ -80,10 +80,13 @@ export function shownStartSec(call: CallFacts): number {
   return answered(call) ? call.startSec + call.ringSec : call.startSec;
 }
 
-/** end_time in milliseconds, or undefined where production writes none: before the end, and see `endsWithoutEndTime`. */
+/** end_time in milliseconds, as stored (whole seconds), or undefined where production writes none: before the end, and see `endsWithoutEndTime`. */
 export function shownEndMs(call: CallFacts): number | undefined {
   if (call.row !== undefined) return call.row.end_time ?? undefined;
-  return call.live !== undefined || endsWithoutEndTime(call.direction, call.status) ? undefined : call.endMs;
+  if (call.live !== undefined || endsWithoutEndTime(call.direction, call.status)) return undefined;
+  // The call ends at its instant (its life, its callbacks), but production keeps end_time in a
+  // MariaDB DATETIME, which holds whole seconds (init.sql): that is what it prints and filters.
+  return call.endMs - (call.endMs % 1000);
 }
 
 /** duration, or undefined while live and where production writes none (see `CallSortFields.duration`). */

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { ApiError, messages } from '../errors';
 import type { ApiRoutes } from '../format/uris';
 import { parseRange, WAV_HEADER_BYTES, wavBytes, wavHeader } from '../format/wav';
@@ -29,7 +29,7 @@ function* fill(header: Buffer, sample: (n: number) => number, start: number, end
  * path open. One byte range is honoured (206); a file is never held whole in memory.
  */
 export function mountAudio(app: Express, world: World, routes: ApiRoutes): void {
-  app.get(routes.recordingAudio, async (req, res) => {
+  const serve: RequestHandler = async (req, res) => {
     const accountSid = String(req.params['accountSid']);
     const sid = String(req.params['recordingSid']);
     const account = world.account(accountSid);
@@ -37,7 +37,8 @@ export function mountAudio(app: Express, world: World, routes: ApiRoutes): void 
     if (account === undefined || id === undefined) throw new ApiError(404, messages.noRecording(accountSid, sid));
     const rec = account.recordings.get(id);
     const audio = recordingAudio(rec.sid);
-    const samples = audio.samples(rec.duration);
+    // A production row's NULL duration (an HSQLDB script may hold one) is an empty file.
+    const samples = audio.samples(Number.isFinite(rec.duration) ? Math.max(0, rec.duration) : 0);
     const header = wavHeader(samples, SAMPLE_RATE);
     const size = WAV_HEADER_BYTES + samples * 2;
     const range = parseRange(req.get('range'), size);
@@ -82,6 +83,11 @@ export function mountAudio(app: Express, world: World, routes: ApiRoutes): void 
     }
     await Promise.race([Promise.all(flushed), gone]);
     if (!closed) res.end();
-  });
+  };
+  app.get(routes.recordingAudio, serve);
   app.all(routes.recordingAudio, methodNotAllowed('GET, HEAD'));
+  // Production's RecordingsEndpoint serves a recording's own file under `.mp4` too (its type
+  // comes from the stored file_uri, not from the path), as open as `.wav`: the same audio.
+  app.get(routes.recordingMp4, serve);
+  app.all(routes.recordingMp4, methodNotAllowed('GET, HEAD'));
 }

@@ -65,7 +65,8 @@ describe('notifications', () => {
   test.each([
     ['ErrorCode=21402', () => (n: Item) => n['error_code'] === 21402],
     ['ErrorCode=11%25', () => (n: Item) => String(n['error_code']).startsWith('11')],
-    ['MessageText=invalid', () => (n: Item) => n['message_text'].includes('invalid')],
+    // LIKE under production's case-insensitive collation: 'Invalid' is kept too.
+    ['MessageText=invalid', () => (n: Item) => n['message_text'].toUpperCase().includes('INVALID')],
     [
       'RequestUrl=https://app.example.com%25',
       () => (n: Item) => n['request_url'].startsWith('https://app.example.com'),

@@ -650,3 +650,143 @@ describe('accounts as production holds them', () => {
     );
   });
 });
+
+describe("paths as production's container serves them", () => {
+  const ADMIN = 'ACae6e420f425248d6a26948c17a9e2acf';
+  const { accounts } = readData(join(DIR, 'restcomm_with_Data.script'));
+  const { app } = makeEmulator({ dialect: 'restcomm', accounts });
+  const auth = basic(ADMIN, '77f8c12cc7b8f8423e5c38b035249166');
+
+  test('`//` is merged, as the servlet container merges it', async () => {
+    const plain = await request(app)
+      .get(`/restcomm/2012-04-24/Accounts/${ADMIN}/Calls.json?PageSize=3`)
+      .set('Authorization', auth);
+    const doubled = await request(app)
+      .get(`/restcomm//2012-04-24/Accounts//${ADMIN}/Calls.json?PageSize=3`)
+      .set('Authorization', auth);
+    expect(doubled.status).toBe(200);
+    expect(doubled.text).toBe(plain.text);
+  });
+
+  test('recording media under .wav and .mp4 is open without credentials; .mp3, which production has no route for, is not', async () => {
+    const sid = 'RE50675909d9c94acda36f0e119b6cb431';
+    for (const ext of ['wav', 'mp4']) {
+      const res = await request(app).get(`/restcomm/2012-04-24/Accounts/${ADMIN}/Recordings/${sid}.${ext}`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('audio/wav');
+      expect((res.body as Buffer).subarray(0, 4).toString('latin1')).toBe('RIFF');
+    }
+    expect((await request(app).get(`/restcomm/2012-04-24/Accounts/${ADMIN}/Recordings/${sid}.mp3`)).status).toBe(401);
+  });
+});
+
+describe('an imported account works with everything else', () => {
+  const ADMIN = 'ACae6e420f425248d6a26948c17a9e2acf';
+  const TOKEN = '77f8c12cc7b8f8423e5c38b035249166';
+  const text = readFileSync(join(DIR, 'restcomm_with_Data.script'), 'utf8');
+  const calls = (app: Parameters<typeof request>[0], sid = ADMIN, token = TOKEN) =>
+    request(app)
+      .get(`/restcomm/2012-04-24/Accounts/${sid}/Calls.json?PageSize=1000`)
+      .set('Authorization', basic(sid, token));
+
+  test('POST /__admin/data: all or nothing, its accounts join the fixtures, a reset goes back to them', async () => {
+    const { app, world } = makeEmulator({ dialect: 'restcomm' });
+    const before = world.accounts().length;
+    const bad = await request(app)
+      .post('/__admin/data')
+      .send({
+        dump: `${text}\nINSERT INTO "restcomm_recordings" VALUES('RE9','2016-01-05 08:51:07','x')`,
+        file: 'prod.script',
+      });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^prod\.script:\d+:\d+: restcomm_recordings\.date_updated: must be a DATETIME/);
+    expect(world.accounts()).toHaveLength(before);
+    const ok = await request(app).post('/__admin/data').send({ dump: text, file: 'prod.script' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.report.rows).toMatchObject({ restcomm_accounts: 6, restcomm_call_detail_records: 502 });
+    expect(world.accounts()).toHaveLength(before + 6);
+    // A second import of the same rows: their sids are taken.
+    const again = await request(app).post('/__admin/data').send({ dump: text, file: 'prod.script' });
+    expect(again.status).toBe(400);
+    expect(again.body.message).toMatch(/restcomm_accounts already has a row of sid/);
+    const replaced = await request(app).post('/__admin/data').send({ dump: text, file: 'prod.script', replace: true });
+    expect(replaced.status).toBe(200);
+    expect(world.accounts()).toHaveLength(6);
+    // A write, then a reset: back to production's rows.
+    const sid = 'RE10000000000000000000000000000032';
+    expect(
+      (
+        await request(app)
+          .delete(`/restcomm/2012-04-24/Accounts/${ADMIN}/Recordings/${sid}`)
+          .set('Authorization', basic(ADMIN, TOKEN))
+      ).status,
+    ).toBe(200);
+    const gone = await request(app)
+      .get(`/restcomm/2012-04-24/Accounts/${ADMIN}/Recordings/${sid}.json`)
+      .set('Authorization', basic(ADMIN, TOKEN));
+    expect(gone.status).toBe(404);
+    expect((await request(app).post('/__admin/reset')).status).toBe(200);
+    const back = await request(app)
+      .get(`/restcomm/2012-04-24/Accounts/${ADMIN}/Recordings/${sid}.json`)
+      .set('Authorization', basic(ADMIN, TOKEN));
+    expect(back.status).toBe(200);
+  });
+
+  test('a row inserted through the admin API, a deleted row: the state export round-trips both', async () => {
+    const { accounts } = readData(join(DIR, 'restcomm_with_Data.script'));
+    const { app, world } = makeEmulator({ dialect: 'restcomm', accounts });
+    const row = {
+      ...Object.fromEntries(
+        Object.entries(rawRows(text, 'restcomm_call_detail_records')[0] as Raw).map(([k, v]) => [k, v ?? null]),
+      ),
+      sid: 'CA99999999999999999999999999999999',
+      uri: `/2012-04-24/Accounts/${ADMIN}/Calls/CA99999999999999999999999999999999`,
+      date_created: '2013-08-23 14:30:07.820',
+      date_updated: '2013-08-23 14:30:08.081',
+      start_time: '2013-08-23 14:30:08.081',
+    };
+    const inserted = await request(app).post(`/__admin/accounts/${ADMIN}/calls`).send({ row });
+    expect(inserted.status).toBe(201);
+    expect(inserted.body).toMatchObject({ sid: row.sid, start_time: '2013-08-23T14:30:08.081Z' });
+    expect(inserted.body).not.toHaveProperty('InstanceId');
+    const long = await request(app)
+      .post(`/__admin/accounts/${ADMIN}/calls`)
+      .send({ row: { ...row, sid: 'CA8', recipient: '1'.repeat(65) } });
+    expect(long.status).toBe(400);
+    expect(long.body.message).toMatch(/^body\.row\.recipient: holds 65 characters, more than its VARCHAR\(64\) takes/);
+    expect(
+      (await request(app).delete(`/__admin/accounts/${ADMIN}/calls/CA01a09068a1f348269b6670ef599a6e57`)).status,
+    ).toBe(200);
+    const listed = (await calls(app)).text;
+    const hash = (await request(app).get('/__admin/state/hash')).body.hash;
+    const state = (await request(app).get('/__admin/state')).body;
+    const { app: other } = makeEmulator({ dialect: 'restcomm', accounts: [] });
+    expect((await request(other).put('/__admin/state').send(state)).status).toBe(200);
+    expect((await request(other).get('/__admin/state/hash')).body.hash).toBe(hash);
+    expect((await calls(other)).text).toBe(listed);
+    // Production's rows are the fixtures: a reset of the import goes back to them.
+    expect((await request(other).post('/__admin/reset')).status).toBe(200);
+    expect((await calls(other)).body.total).toBe(448);
+    expect(world.accounts()).toHaveLength(6);
+  });
+
+  test("sandboxes fork it, the journal sees it, and a sandbox's copy names the sandbox", async () => {
+    const { accounts } = readData(join(DIR, 'restcomm_with_Data.script'));
+    const { app } = makeEmulator({ dialect: 'restcomm', accounts });
+    const made = await request(app).post('/__admin/sandboxes').send({ from: ADMIN });
+    expect(made.status).toBe(201);
+    const { sid, token } = made.body;
+    const own = await calls(app, sid, token);
+    expect(own.status).toBe(200);
+    expect(own.body.total).toBe(448);
+    const first = own.body.calls[0] as Item;
+    expect(first['account_sid']).toBe(sid);
+    expect(first['uri']).toBe(`/2012-04-24/Accounts/${sid}/Calls/${first['sid']}.json`);
+    // A write to the sandbox leaves the account as it was.
+    expect((await request(app).delete(`/__admin/accounts/${sid}/calls/${first['sid']}`)).status).toBe(200);
+    expect((await calls(app, sid, token)).body.total).toBe(447);
+    expect((await calls(app)).body.total).toBe(448);
+    const journal = await request(app).get(`/__admin/requests?account=${ADMIN}`);
+    expect(journal.body.requests.length).toBeGreaterThan(0);
+  });
+});

@@ -33,7 +33,8 @@ function expected(call: CallRecord, nowMs: number): Record<string, unknown> {
     out.start_time = isoMillis((answered ? answerSec : c) * 1000);
     out.date_updated = rfc2822Date(Math.floor(e / 1000));
     const endless = outbound && !answered && call.status !== 'canceled';
-    if (!endless) out.end_time = isoMillis(e);
+    // A MariaDB DATETIME holds whole seconds: the call ends at e, its end_time is e's second.
+    if (!endless) out.end_time = isoMillis(Math.floor(e / 1000) * 1000);
     if (answered) out.duration = Math.floor((e - answerSec * 1000) / 1000);
     else if (!outbound || call.status === 'canceled') out.duration = Math.floor((e - c * 1000) / 1000);
     else if (call.status === 'busy') out.duration = 0;
