@@ -36,8 +36,8 @@ export function log(text: string): void {
   process.stderr.write(`${text}\n`);
 }
 
-export async function emulator(args: string[]): Promise<Child> {
-  const child = await spawnServer([CLI, '--port', '0', ...PUBLIC, ...args], true);
+export async function emulator(args: string[], timeoutMs?: number): Promise<Child> {
+  const child = await spawnServer([CLI, '--port', '0', ...PUBLIC, ...args], true, timeoutMs);
   children.push(child);
   return child;
 }

@@ -70,12 +70,12 @@ export interface Child {
 }
 
 /** Spawns a server and resolves when it prints `listening on URL` (and `Try:` for the emulator). */
-export function spawnServer(args: string[], needTry: boolean): Promise<Child> {
+export function spawnServer(args: string[], needTry: boolean, timeoutMs = 30_000): Promise<Child> {
   const t0 = process.hrtime.bigint();
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   return new Promise((resolveChild, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line from ${args.join(' ')}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no start-up line from ${args.join(' ')}`)), timeoutMs);
     proc.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
     proc.stdout?.on('data', (d: Buffer) => {
       out += d.toString();

@@ -10,6 +10,7 @@ import { children, log, OUT, rows, scratch, smoke } from './context';
 import { ROOT } from './lib';
 import { renderMarkdown, renderSvg } from './report';
 import { clockMoves } from './scenarios/clock-moves';
+import { data } from './scenarios/data';
 import { firstPages } from './scenarios/first-pages';
 import { inspector } from './scenarios/inspector';
 import { sandboxes } from './scenarios/sandboxes';
@@ -22,7 +23,18 @@ import { writeLog } from './scenarios/write-log';
 async function main(): Promise<void> {
   const started = Date.now();
   // `--only NAME` runs one group (to check a change), printed and never written over the results.
-  const groups = { throughput, workers, scale, walkWrites, firstPages, clockMoves, sandboxes, inspector, writeLog };
+  const groups = {
+    throughput,
+    workers,
+    scale,
+    data,
+    walkWrites,
+    firstPages,
+    clockMoves,
+    sandboxes,
+    inspector,
+    writeLog,
+  };
   const at = process.argv.indexOf('--only');
   const only = at < 0 ? null : (process.argv[at + 1] ?? '');
   if (only !== null && !(only in groups)) throw new Error(`--only takes one of ${Object.keys(groups).join(', ')}`);

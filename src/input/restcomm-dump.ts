@@ -36,6 +36,9 @@ export interface ProductionData {
   report: DumpReport;
 }
 
+/** Rows one statement may hold, for packing a row's place (statement line, row) into one number. */
+const ROWS_A_STATEMENT = 2 ** 20;
+
 /** Lines a dump's dialect is told from. */
 const HEAD_LINES = 20;
 
@@ -56,6 +59,12 @@ function withHead(lines: Iterable<string>): { head: string[]; all: Iterable<stri
 }
 
 const bySid = (a: { sid: string }, b: { sid: string }) => (a.sid < b.sid ? -1 : a.sid > b.sid ? 1 : 0);
+
+/** The rows by sid: as they are when already so, as a mysqldump writes a table (by its primary key). */
+function sortedBySid<T extends { sid: string }>(rows: T[]): T[] {
+  for (let i = 1; i < rows.length; i++) if ((rows[i - 1] as T).sid > (rows[i] as T).sid) return rows.sort(bySid);
+  return rows;
+}
 
 /**
  * Production's tables from a dump, a line at a time (`lines` may be a file of gigabytes: only
@@ -88,7 +97,8 @@ export function readProductionData(lines: Iterable<string>, file: string): Produ
   } as {
     [T in TableName]: { sid: string; account_sid?: string }[];
   };
-  const seen = new Map<TableName, Map<string, string>>(TABLE_NAMES.map((t) => [t, new Map()]));
+  // Each sid's statement line and row in it, packed in one number.
+  const seen = new Map<TableName, Map<string, number>>(TABLE_NAMES.map((t) => [t, new Map()]));
   for (const statement of readDump(all, file, dialect, (t) => tableOf(t) !== undefined)) {
     const table = tableOf(statement.table);
     if (statement.kind === 'create') {
@@ -114,16 +124,30 @@ export function readProductionData(lines: Iterable<string>, file: string): Produ
       asStored: dialect === 'hsqldb',
       ...(own === undefined ? {} : { declared: new Map(own.map((c) => [c.name, c])) }),
     };
+    const sids = seen.get(table) as Map<string, number>;
     for (const [k, values] of statement.rows.entries()) {
-      const at = `${statement.rowAt(k)}: ${table}`;
+      // Where the row begins is worked out only for a problem: counting lines for every row of
+      // a statement of a thousand rows was most of a load.
+      const fail = (err: ValidationError): never => {
+        throw new ValidationError(`${statement.rowAt(k)}: ${err.path}`, err.problem);
+      };
       // HSQLDB's own loader takes a script row short of its table's columns (Restcomm's test
       // data has such rows): the rest are NULL. A mysqldump row is always whole.
       if (values.length > names.length || (values.length < names.length && dialect === 'mysql'))
-        throw new ValidationError(at, problems.rowColumns(values.length, names.length));
-      const row = readRow(table, (column) => valueAt(values, index.get(column)), at, rules) as { sid: string };
-      const earlier = seen.get(table)?.get(row.sid);
-      if (earlier !== undefined) throw new ValidationError(`${at}.sid`, problems.rowTaken(table, row.sid, earlier));
-      seen.get(table)?.set(row.sid, statement.rowAt(k));
+        fail(new ValidationError(table, problems.rowColumns(values.length, names.length)));
+      let row: { sid: string };
+      try {
+        row = readRow(table, (column) => valueAt(values, index.get(column)), table, rules);
+      } catch (err) {
+        if (err instanceof ValidationError) fail(err);
+        throw err;
+      }
+      const earlier = sids.get(row.sid);
+      if (earlier !== undefined) {
+        const where = `${file}:${Math.floor(earlier / ROWS_A_STATEMENT)}, row ${(earlier % ROWS_A_STATEMENT) + 1} of its statement`;
+        fail(new ValidationError(`${table}.sid`, problems.rowTaken(table, row.sid, where)));
+      }
+      sids.set(row.sid, statement.line * ROWS_A_STATEMENT + k);
       rows[table].push(row);
     }
   }
@@ -161,7 +185,7 @@ function accountsOf(
 ): VerbatimAccount[] {
   type Lists = { account: AccountRow; calls: CallRow[]; recordings: RecordingRow[]; notifications: NotificationRow[] };
   const accounts = new Map<string, Lists>();
-  for (const account of rows.restcomm_accounts.sort(bySid))
+  for (const account of sortedBySid(rows.restcomm_accounts))
     accounts.set(account.sid, { account, calls: [], recordings: [], notifications: [] });
   report.rows.restcomm_accounts = rows.restcomm_accounts.length;
   const place = (
@@ -171,7 +195,7 @@ function accountsOf(
   ) => {
     report.rows[table] = list.length;
     let orphans = 0;
-    for (const row of list.sort(bySid)) {
+    for (const row of sortedBySid(list)) {
       const owner = accounts.get(row.account_sid);
       if (owner === undefined) orphans++;
       else put(owner, row as never);

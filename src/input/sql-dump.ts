@@ -102,7 +102,8 @@ function readRows(
   const rows: SqlValue[][] = [];
   let i = at;
   const space = () => {
-    while (i < text.length && /\s/.test(text[i] as string)) i++;
+    // Space, tab, newline, carriage return: what separates a dump's values.
+    for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i));
   };
   for (;;) {
     space();
@@ -141,6 +142,18 @@ function readRows(
       if (c === '_') i = text.indexOf("'", i);
       const start = i;
       i++;
+      // Most texts hold no escape: up to the next quote, taken whole when no backslash or
+      // doubled quote lies before it (a value a character at a time was most of a load).
+      const close = text.indexOf("'", i);
+      if (close >= 0 && text.charCodeAt(close + 1) !== 39) {
+        let k = i;
+        while (k < close && text.charCodeAt(k) !== 92) k++;
+        if (k === close) {
+          const whole = text.slice(i, close);
+          i = close + 1;
+          return whole;
+        }
+      }
       let out = '';
       for (;;) {
         if (i >= text.length) place(start, 'the string begun here is not closed');

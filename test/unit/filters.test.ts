@@ -116,7 +116,10 @@ describe('callFilter', () => {
     [{ EndTime: '2025-05-19' }, call({}), false],
     // The whole day is included: a call that ends at the next midnight exactly is kept.
     [{ EndTime: '2025-05-20' }, call({ endMs: Date.UTC(2025, 4, 21) }), true],
-    [{ EndTime: '2025-05-20' }, call({ endMs: Date.UTC(2025, 4, 21) + 1 }), false],
+    // end_time is stored in a DATETIME, whole seconds: a call ending 1 ms past midnight is
+    // stored at midnight and kept, one ending a second past it is not.
+    [{ EndTime: '2025-05-20' }, call({ endMs: Date.UTC(2025, 4, 21) + 1 }), true],
+    [{ EndTime: '2025-05-20' }, call({ endMs: Date.UTC(2025, 4, 21) + 1000 }), false],
     [{ StartTime: '2025-05-20' }, call({ startSec: Date.UTC(2025, 4, 20) / 1000 }), true],
     [{ StartTime: '2025-05-20' }, call({ startSec: Date.UTC(2025, 4, 20) / 1000 - 1 }), false],
     [{ To: '2188', Status: 'busy' }, call({}), false],
