@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
+import type { AccountSpec } from '../generators/account-spec';
+import type { TableRows } from '../generators/rows';
 import { runSliced } from '../http/slices';
 import { asList, asNonEmptyString, asObject, checkKeys, instantAt, readerOf } from '../input/fields';
+import { rowAsJson } from '../input/restcomm-tables';
 import { accountAsFixture, validateAccount, validateFixtures } from '../store/fixtures';
 import type { Work } from '../store/order';
 import { type Account, World } from '../store/world';
@@ -73,27 +76,66 @@ function accountHead(a: Account) {
 
 /** An account's fields before its inserted records: identity, a sandbox's own clock and parent, deletions. */
 function entryHead(world: World, a: Account, identity = true): Record<string, unknown> {
-  const { sid: _sid, token: _token, friendly_name: _name, ...data } = accountAsFixture(a.spec);
+  const { spec, omit, rest } = entryParts(world, a, identity);
+  const fixture = Object.fromEntries(Object.entries(accountAsFixture(spec)).filter(([k]) => !omit.includes(k)));
+  return { ...fixture, ...rest };
+}
+
+/**
+ * An entry head in two parts, as a writer streams it: the spec whose fixture form comes first
+ * (less the keys in `omit`), then the rest. A fixture form of production's rows can be far
+ * larger than any one text: a writer writes it a chunk at a time (`openFixture`).
+ */
+function entryParts(
+  world: World,
+  a: Account,
+  identity: boolean,
+): { spec: AccountSpec; omit: readonly string[]; rest: Record<string, unknown> } {
   const fork = world.forkOf(a.profile.sid);
   return {
-    ...(identity
-      ? accountAsFixture({ ...a.spec, sid: a.profile.sid, token: a.profile.token })
-      : { ...data, data_of: a.profile.dataOf }),
-    // Only sandboxes carry these, so exports and hashes of worlds without sandboxes are as before.
-    // Whom it was forked from is identity too: the account hash leaves it out.
-    ...(fork === undefined || !identity ? {} : { sandbox_of: fork.from }),
-    ...(identity && ownSeed(world, a) ? { seed: a.context.seed, clock: isoMillis(a.context.clockMs) } : {}),
-    ...(a.context.nowMs === world.nowMs || !identity ? {} : { now: isoMillis(a.context.nowMs) }),
-    deleted_calls: [...a.calls.deletedIndexes().map((i) => a.calls.get(i).sid), ...rowsGone(a, 'calls')],
-    deleted_recordings: [
-      ...a.recordings.deletedIndexes().map((j) => a.recordings.get(j).sid),
-      ...rowsGone(a, 'recordings'),
-    ],
-    // Only once an account has restarted, so exports and hashes without restarts are as before.
-    ...(a.sweeps.length === 0
-      ? {}
-      : { restarts: a.sweeps.map((s) => ({ instance_id: s.instanceId, at: isoMillis(s.atMs) })) }),
+    spec: identity ? { ...a.spec, sid: a.profile.sid, token: a.profile.token } : a.spec,
+    omit: identity ? [] : ['sid', 'token', 'friendly_name'],
+    rest: {
+      ...(identity ? {} : { data_of: a.profile.dataOf }),
+      // Only sandboxes carry these, so exports and hashes of worlds without sandboxes are as before.
+      // Whom it was forked from is identity too: the account hash leaves it out.
+      ...(fork === undefined || !identity ? {} : { sandbox_of: fork.from }),
+      ...(identity && ownSeed(world, a) ? { seed: a.context.seed, clock: isoMillis(a.context.clockMs) } : {}),
+      ...(a.context.nowMs === world.nowMs || !identity ? {} : { now: isoMillis(a.context.nowMs) }),
+      deleted_calls: [...a.calls.deletedIndexes().map((i) => a.calls.get(i).sid), ...rowsGone(a, 'calls')],
+      deleted_recordings: [
+        ...a.recordings.deletedIndexes().map((j) => a.recordings.get(j).sid),
+        ...rowsGone(a, 'recordings'),
+      ],
+      // Only once an account has restarted, so exports and hashes without restarts are as before.
+      ...(a.sweeps.length === 0
+        ? {}
+        : { restarts: a.sweeps.map((s) => ({ instance_id: s.instanceId, at: isoMillis(s.atMs) })) }),
+    },
   };
+}
+
+/**
+ * An account's fixture form as JSON less its closing brace, the text `open(accountAsFixture(spec))`
+ * is: the rows of production's data a chunk at a time, so that a million of them never make one
+ * text (V8's longest is half a gigabyte).
+ */
+function* openFixture(spec: AccountSpec, out: Sink, omit: readonly string[] = []): Work<void> {
+  const v = spec.verbatim;
+  if (v === undefined) {
+    out(open(Object.fromEntries(Object.entries(accountAsFixture(spec)).filter(([k]) => !omit.includes(k)))));
+    return;
+  }
+  out(`{"restcomm_accounts":${JSON.stringify(rowAsJson('restcomm_accounts', v.account))}`);
+  for (const [table, rows] of [
+    ['restcomm_call_detail_records', v.calls],
+    ['restcomm_recordings', v.recordings],
+    ['restcomm_notifications', v.notifications],
+  ] as const) {
+    out(`,"${table}":[`);
+    yield* inChunks(out, rows as readonly TableRows[typeof table][], (row) => rowAsJson(table, row as never));
+    out(']');
+  }
 }
 
 /**
@@ -364,10 +406,17 @@ type Writer = (out: Sink) => Work<void>;
  * it is written a slice at a time change nothing in it.
  */
 function stateWriter(world: World): Writer {
-  const { accounts: _accounts, ...head } = exportHead(world);
+  const { accounts: _accounts, fixtures: _fixtures, ...head } = exportHead(world);
+  const fixtures = world.baseAccounts;
   const accounts = world.accounts().map((a) => accountWriter(world, a, true));
   return function* (out) {
-    out(`${open(head)},"accounts":[`);
+    out(`${open(head)},"fixtures":{"accounts":[`);
+    for (const [i, spec] of fixtures.entries()) {
+      if (i > 0) out(',');
+      yield* openFixture(spec, out);
+      out('}');
+    }
+    out(']},"accounts":[');
     for (const [i, write] of accounts.entries()) {
       if (i > 0) out(',');
       yield* write(out);
@@ -447,12 +496,14 @@ function hashPrefix(publicUrl: string, paging: string, dialect: string): string 
 
 /** An account's entry of the export, captured now, written a piece at a time; `identity` false for the account hash. */
 function accountWriter(world: World, a: Account, identity: boolean): Writer {
-  const head = open(entryHead(world, a, identity));
+  const { spec, omit, rest } = entryParts(world, a, identity);
+  const restText = JSON.stringify(rest).slice(1, -1);
   const calls = writesOf(a, a.calls.insertedRecords());
   const recordings = writesOf(a, a.recordings.insertedRecords());
   const counters = JSON.stringify({ call_inserts: a.calls.nextInsert, recording_inserts: a.recordings.nextInsert });
   return function* (out) {
-    out(`${head},"inserted_calls":[`);
+    yield* openFixture(spec, out, omit);
+    out(`,${restText},"inserted_calls":[`);
     const own = identity ? null : yield* insertNames(calls, recordings);
     const named = (sid: string) => own?.get(sid) ?? sid;
     yield* inChunks(out, calls, own === null ? callAsInput : (c) => ({ ...callAsInput(c), sid: named(c.sid) }));

@@ -173,7 +173,10 @@ export function recordingRowJson(row: RecordingRow, fileBase: string): string {
   ]);
 }
 
-/** A recording row as `RecordingConverter.marshal` writes it: `Uri` as stored, `FileUri` always (empty when NULL). */
+/**
+ * A recording row as `RecordingConverter.marshal` writes it: `Uri` as stored, `FileUri` always (empty when NULL).
+ * @example recordingRowXml(row, base) // ['Recording', [['Sid', 'RE5067…'], …, ['FileUri', 'http://instance1.restcomm.com:8080/…']]]
+ */
 export function recordingRowXml(row: RecordingRow, fileBase: string): XmlField {
   return [
     'Recording',
@@ -196,6 +199,7 @@ export function recordingRowXml(row: RecordingRow, fileBase: string): XmlField {
  * A notification row as `NotificationConverter.serialize` writes it: `log` and `error_code`
  * numbers, `more_info` as stored, `message_date` through Joda, `uri` as stored with `.json`;
  * the NULL response headers and body left out.
+ * @example notificationRowJson(row) // '{"sid":"NO1000…","date_created":"Fri, 30 Aug 2013 16:28:33 +0000",…,"log":1,"error_code":0,…}'
  */
 export function notificationRowJson(row: NotificationRow): string {
   return jsonOf([
@@ -219,7 +223,10 @@ export function notificationRowJson(row: NotificationRow): string {
   ]);
 }
 
-/** A notification row as `NotificationConverter.marshal` writes it: numbers as text, `Uri` as stored. */
+/**
+ * A notification row as `NotificationConverter.marshal` writes it: numbers as text, `Uri` as stored.
+ * @example notificationRowXml(row) // ['Notification', [['Sid', 'NO1000…'], …, ['Log', '1'], ['ErrorCode', '0'], …]]
+ */
 export function notificationRowXml(row: NotificationRow): XmlField {
   return [
     'Notification',
@@ -245,7 +252,10 @@ export function notificationRowXml(row: NotificationRow): XmlField {
   ];
 }
 
-/** What the account resource prints of an account row (see `AccountFacts` in format/account.ts). */
+/**
+ * What the account resource prints of an account row (see `AccountFacts` in format/account.ts).
+ * @example accountRowFacts(row).status // 'active'
+ */
 export function accountRowFacts(row: AccountRow) {
   return {
     // Production's own NULL organization would not load (Account.getOrganizationSid throws); the default one is shown.

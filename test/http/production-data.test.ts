@@ -789,4 +789,24 @@ describe('an imported account works with everything else', () => {
     const journal = await request(app).get(`/__admin/requests?account=${ADMIN}`);
     expect(journal.body.requests.length).toBeGreaterThan(0);
   });
+
+  test('faults and walks apply to it as to any account', async () => {
+    const { accounts } = readData(join(DIR, 'restcomm_with_Data.script'));
+    const { app } = makeEmulator({ dialect: 'restcomm', accounts });
+    const fault = await request(app)
+      .post('/__admin/faults')
+      .send({ account: ADMIN, status: 503, times: 1 });
+    expect(fault.status).toBe(201);
+    expect((await calls(app)).status).toBe(503);
+    // A walk of every page, as a sync job makes it: each call once, none missed.
+    for (let page = 0; page <= 8; page++) {
+      const res = await request(app)
+        .get(`/restcomm/2012-04-24/Accounts/${ADMIN}/Calls.json?Page=${page}&PageSize=50`)
+        .set('Authorization', basic(ADMIN, TOKEN));
+      expect(res.status).toBe(200);
+    }
+    const walks = (await request(app).get(`/__admin/walks?account=${ADMIN}`)).body.walks as Item[];
+    expect(walks).toHaveLength(1);
+    expect(walks[0]).toMatchObject({ complete: true, items_served: 448, duplicates_count: 0, missed_count: 0 });
+  });
 });
