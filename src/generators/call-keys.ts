@@ -12,7 +12,7 @@ import {
   statusIndex,
   talkOf,
 } from './call-draws';
-import { STORED_STATUSES, storedStatus } from './call-life';
+import { endsWithoutEndTime, STORED_STATUSES, storedStatus } from './call-life';
 import type { CallFacts } from './call-record';
 import { collationKey } from './collation';
 import { ANONYMOUS, partyIndex } from './parties';
@@ -20,6 +20,13 @@ import { CALLS_PER_BLOCK, recordedMask } from './recording-layout';
 
 /** The columns a call list sorts by, besides `created`. */
 export type CallColumn = 'from' | 'to' | 'direction' | 'status' | 'duration' | 'price';
+
+/**
+ * The key columns drawn: the sort columns, and `ended` (1 where the call has an end_time, 0
+ * where its side writes none), which an EndTime filter reads: the collation gives an outbound
+ * `BUSY` (no end_time) and an inbound `busy` (one) one status key.
+ */
+export type KeyColumn = CallColumn | 'ended';
 
 /**
  * The rank of each text under production's collation, so that comparing ranks compares the
@@ -43,6 +50,10 @@ const STATUS_KEYS = Uint16Array.from(
   DIRECTION_TABLE.flatMap((direction) => STATUS_TABLE.map((status) => statusRank(storedStatus(direction, status)))),
 );
 const STATUS_COUNT = STATUS_TABLE.length;
+/** Whether a (direction entry, status entry) has an end_time, at the same index as STATUS_KEYS. */
+const ENDED_KEYS = Uint16Array.from(
+  DIRECTION_TABLE.flatMap((direction) => STATUS_TABLE.map((status) => (endsWithoutEndTime(direction, status) ? 0 : 1))),
+);
 
 // Each scan draws only the first draws its key reads (see `drawHead` for their order: the
 // time line, direction, status, talk, endpoint, party, rate). One buffer each: a worker thread
@@ -78,7 +89,7 @@ function partyKeys(account: AccountProfile, from: number, to: number, fromSide: 
 }
 
 /** The columns whose key reads whether the call holds recordings (a recorded call was answered). */
-type RecordedColumn = 'status' | 'duration' | 'price';
+type RecordedColumn = 'status' | 'ended' | 'duration' | 'price';
 
 /**
  * Status, Duration and Price, in one loop: whether a call holds recordings comes from its
@@ -100,7 +111,8 @@ function recordedKeys(
   keys: Uint16Array,
 ): void {
   const [h1, h2] = account.streams.seeded.calls.hashes;
-  const status = column === 'status';
+  const status = column === 'status' || column === 'ended';
+  const byStatus = column === 'status' ? STATUS_KEYS : ENDED_KEYS;
   const price = column === 'price';
   for (let block = Math.floor(from / CALLS_PER_BLOCK); block * CALLS_PER_BLOCK < to; block++) {
     const mask = recordedMask(account, block);
@@ -140,7 +152,7 @@ function recordedKeys(
       const k = drawnStatus(statusDraw);
       const sk = statusIndex(on, inbound, k);
       if (status) {
-        keys[i] = STATUS_KEYS[dk * STATUS_COUNT + sk] as number;
+        keys[i] = byStatus[dk * STATUS_COUNT + sk] as number;
         continue;
       }
       t = (((a + b) | 0) + d) | 0;
@@ -172,7 +184,7 @@ function recordedKeys(
  */
 export function callKeysInto(
   account: AccountProfile,
-  column: CallColumn,
+  column: KeyColumn,
   from: number,
   to: number,
   keys: Uint16Array,
@@ -181,21 +193,15 @@ export function callKeysInto(
 }
 
 /** Each column's scan (see `callKeysInto`). */
-const KEY_SCANS: Record<CallColumn, (account: AccountProfile, from: number, to: number, keys: Uint16Array) => void> = {
+const KEY_SCANS: Record<KeyColumn, (account: AccountProfile, from: number, to: number, keys: Uint16Array) => void> = {
   direction: directionKeys,
   from: (account, from, to, keys) => partyKeys(account, from, to, true, keys),
   to: (account, from, to, keys) => partyKeys(account, from, to, false, keys),
   status: (account, from, to, keys) => recordedKeys(account, 'status', from, to, keys),
+  ended: (account, from, to, keys) => recordedKeys(account, 'ended', from, to, keys),
   duration: (account, from, to, keys) => recordedKeys(account, 'duration', from, to, keys),
   price: (account, from, to, keys) => recordedKeys(account, 'price', from, to, keys),
 };
-
-/**
- * The direction key of inbound calls: with the status keys, what says whether a seeded call
- * has an end_time (an inbound call always does), since the collation gives an outbound `BUSY`
- * and an inbound `busy` one status key.
- */
-export const INBOUND_KEY = directionRank('inbound');
 
 /** Columns whose key says all a filter of those fields reads, and the fields it says. */
 export const KEYED_FIELDS: Readonly<Record<'from' | 'to' | 'status', readonly (keyof CallFacts)[]>> = {

@@ -1,7 +1,7 @@
 import type { AccountProfile, WorldContext } from '../generators/account';
 import { generateCall, newFacts, seededCallIndex, seededFacts } from '../generators/call';
 import { type CallHead, MAX_CALL_SEC, MAX_RING_SEC, newHead, scanHeads } from '../generators/call-draws';
-import { type CallColumn, callKeysInto, INBOUND_KEY, KEYED_FIELDS, keyedFacts } from '../generators/call-keys';
+import { type CallColumn, callKeysInto, KEYED_FIELDS, type KeyColumn, keyedFacts } from '../generators/call-keys';
 import { shownDuration, shownStatus, storedAtClock } from '../generators/call-life';
 import type { CallFacts, CallRecord } from '../generators/call-record';
 import { collationKey } from '../generators/collation';
@@ -34,7 +34,7 @@ export function* eachHead(
  * One key column of `n` seeded calls, from their heads alone (no whole calls, no strings):
  * shared among threads for a huge account, so both cores draw while this one keeps serving.
  */
-function* callColumn(account: AccountProfile, n: number, column: CallColumn): Work<Column> {
+function* callColumn(account: AccountProfile, n: number, column: KeyColumn): Work<Column> {
   const step = `Reading each call's ${column}`;
   const threaded = yield* keysOnThreads(account, column, n, step);
   if (threaded !== null) return { n, words: [threaded.keys], bits: 16, groups: threaded.counts, order: threaded.order };
@@ -122,15 +122,9 @@ function* boundMarks(
     a = firstWhere(world, account, n, (sec) => sec * 1000 <= ms);
     b = firstWhere(world, account, n, (sec) => (sec + MAX_CALL_SEC + 1) * 1000 <= ms);
     if (b < n) {
-      // Ended with an end_time: inbound, or completed or canceled (see endsWithoutEndTime). Read
-      // from two columns: the collation gives an outbound BUSY and an inbound busy one status key.
-      const closed = keptKeys(account, 'status', (c) => c.status === 'completed' || c.status === 'canceled');
-      const status = (yield* callColumn(account, n, 'status')).words[0] as Uint16Array;
-      const direction = (yield* callColumn(account, n, 'direction')).words[0] as Uint16Array;
-      yield* sliced(n - b, 'Filtering', (k) => {
-        const i = b + k;
-        marks[i] = direction[i] === INBOUND_KEY ? 1 : (closed[status[i] as number] as number);
-      });
+      // Whether each call has an end_time, from its own key column (see KeyColumn).
+      const ended = (yield* callColumn(account, n, 'ended')).words[0] as Uint16Array;
+      yield* sliced(n - b, 'Filtering', (k) => (marks[b + k] = ended[b + k] as number));
     }
   }
   yield* eachFacts(world, account, a, b, (facts, i) => {

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AccountProfile } from '../generators/account';
-import type { CallColumn } from '../generators/call-keys';
+import type { KeyColumn } from '../generators/call-keys';
 import { type ColumnJob, KEY_COUNT, type KeysJob } from './column-worker';
 import type { Work } from './order';
 
@@ -95,7 +95,7 @@ export interface ThreadedKeys {
  */
 export function* keysOnThreads(
   account: AccountProfile,
-  column: CallColumn,
+  column: KeyColumn,
   n: number,
   step: string,
 ): Work<ThreadedKeys | null> {

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import type { AccountProfile } from '../generators/account';
-import { type CallColumn, callKeysInto } from '../generators/call-keys';
+import { callKeysInto, type KeyColumn } from '../generators/call-keys';
 import type { PartyRanks } from '../generators/parties';
 import { StreamFamily } from '../random/stream';
 import { SLICE } from './order';
@@ -27,7 +27,7 @@ export interface KeysJob extends Share {
   blocks: [number, number];
   endpoints: number;
   ranks: Pick<PartyRanks, 'pool' | 'endpoints' | 'anonymous'>;
-  column: CallColumn;
+  column: KeyColumn;
   /** How many of this share's calls hold each key, written at [share · KEY_COUNT + key]. */
   counts: SharedArrayBuffer;
   share: number;
