@@ -109,7 +109,7 @@ export function sqlDateTime(text: string): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/.exec(text);
   if (m === null) return undefined;
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const ms = Number(((m[7] ?? '') + '000').slice(0, 3));
+  const ms = Number(`${m[7] ?? ''}000`.slice(0, 3));
   // A date that would roll over (30 February, hour 24) is not one a DATETIME holds.
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   const days = mo === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;

@@ -176,7 +176,7 @@ function* keepCalls(
   for (const part of filter.parts ?? [{ test: filter.test }]) {
     const column = keyedColumn(part.reads);
     // A test of nothing a seeded call has (a row's parent, say) is one answer for them all.
-    if (part.reads !== undefined && part.reads.every((f) => NEVER_SEEDED.has(f))) {
+    if (part.reads?.every((f) => NEVER_SEEDED.has(f))) {
       if (!part.test(newFacts())) yield* and(new Uint8Array(n));
     } else if (column !== undefined) {
       const kept = keptKeys(account, column, part.test);

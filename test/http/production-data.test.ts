@@ -247,9 +247,6 @@ describe("Restcomm's datasets load verbatim, every row read back as production's
   });
 });
 
-export type { AccountSpec };
-export { basic, loadable, rawRows };
-
 /*
  * Restcomm's CallsEndpointTest and RecordingEndpointTest (restcomm.testsuite, c67f142339), ported
  * as black-box tests on the dataset they deploy (restcomm_with_Data.script). Restcomm runs them
@@ -793,9 +790,7 @@ describe('an imported account works with everything else', () => {
   test('faults and walks apply to it as to any account', async () => {
     const { accounts } = readData(join(DIR, 'restcomm_with_Data.script'));
     const { app } = makeEmulator({ dialect: 'restcomm', accounts });
-    const fault = await request(app)
-      .post('/__admin/faults')
-      .send({ account: ADMIN, status: 503, times: 1 });
+    const fault = await request(app).post('/__admin/faults').send({ account: ADMIN, status: 503, times: 1 });
     expect(fault.status).toBe(201);
     expect((await calls(app)).status).toBe(503);
     // A walk of every page, as a sync job makes it: each call once, none missed.
