@@ -632,6 +632,13 @@ describe('accounts as production holds them', () => {
       date_updated: 'Tue, 2 Jun 2015 11:30:00 +0000',
       auth_token: TOKEN,
     });
+    const xml = await request(app)
+      .get(`/restcomm/2012-04-24/Accounts/${sidOf(4)}`)
+      .set('Authorization', basic(sidOf(1), TOKEN))
+      .set('Accept', 'application/xml');
+    expect(xml.text).toContain('<Status>uninitialized</Status>');
+    expect(xml.text).toContain('<Role>Auditor</Role>');
+    expect(xml.text).toContain(`<Uri>/2012-04-24/Accounts/${sidOf(4)}</Uri>`);
   });
 
   test("fixture rows are checked against production's schema, naming the row and the column", () => {
@@ -803,5 +810,42 @@ describe('an imported account works with everything else', () => {
     const walks = (await request(app).get(`/__admin/walks?account=${ADMIN}`)).body.walks as Item[];
     expect(walks).toHaveLength(1);
     expect(walks[0]).toMatchObject({ complete: true, items_served: 448, duplicates_count: 0, missed_count: 0 });
+  });
+});
+
+describe("production's rows in production's XML (--dialect restcomm, no .json)", () => {
+  const ADMIN = 'ACae6e420f425248d6a26948c17a9e2acf';
+  const { accounts } = readData(join(DIR, 'restcomm_with_Data.script'));
+  const { app } = makeEmulator({ dialect: 'restcomm', accounts });
+  const xml = async (path: string) => {
+    const res = await request(app)
+      .get(`/restcomm/2012-04-24/Accounts/${ADMIN}/${path}`)
+      .set('Authorization', basic(ADMIN, '77f8c12cc7b8f8423e5c38b035249166'))
+      .set('Accept', 'application/xml');
+    expect(res.status).toBe(200);
+    return res.text;
+  };
+
+  test('a call: every member an element, empty where NULL, no InstanceId on a CA… sid, Price as stored, the stored Uri', async () => {
+    const text = await xml('Calls/CA01a09068a1f348269b6670ef599a6e57');
+    const members = [...text.matchAll(/<(\w+)(?:\/>|>)/g)].map((m) => m[1]);
+    expect(members.slice(0, 4)).toEqual(['RestcommResponse', 'Call', 'Sid', 'DateCreated']);
+    expect(members).not.toContain('InstanceId');
+    expect(text).toContain('<ParentCallSid/>');
+    expect(text).toContain('<StartTime>2013-08-23T14:30:08.081Z</StartTime>');
+    expect(text).toContain('<EndTime/>');
+    expect(text).toContain('<Price>0.00</Price>');
+    expect(text).toContain('<PriceUnit/>');
+    expect(text).toContain(`<Uri>/2012-04-24/Accounts/${ADMIN}/Calls/CA01a09068a1f348269b6670ef599a6e57</Uri>`);
+    expect(members.at(-1)).toBe('Ring__duration');
+  });
+
+  test('a recording: its stored Uri and its FileUri as stored', async () => {
+    const text = await xml('Recordings/RE50675909d9c94acda36f0e119b6cb431');
+    expect(text).toContain('<Duration>14.70275</Duration>');
+    expect(text).toContain(
+      '<FileUri>http://instance1.restcomm.com:8080/restcomm/recordings/RE50675909d9c94acda36f0e119b6cb431.wav</FileUri>',
+    );
+    expect(text).toContain(`<Uri>/2012-04-24/Accounts/${ADMIN}/Recordings/RE50675909d9c94acda36f0e119b6cb431</Uri>`);
   });
 });
