@@ -1,7 +1,7 @@
 import { ApiError, messages, problems, ValidationError } from '../errors';
 import { isoMillis } from '../format/dates';
 import { asNonEmptyString, asObject, checkKeys, instantAt, queryOf, readerOf } from '../input/fields';
-import { validateAccount, validateFixtures } from '../store/fixtures';
+import { RowSids, validateAccount, validateFixtures } from '../store/fixtures';
 import type { Account } from '../store/world';
 import { accountView } from './account-view';
 import { type AdminHandler, accountOf, clearHarness, endAccount, refuseIfSandboxes } from './context';
@@ -127,8 +127,19 @@ export const restartAccount: AdminHandler = (ctx, req) => {
   });
 };
 
-export const createAccount: AdminHandler = (ctx, req) =>
-  created(accountView(ctx.world.createAccount(validateAccount(req.body(), 'body'))));
+export const createAccount: AdminHandler = (ctx, req) => {
+  const spec = validateAccount(req.body(), 'body');
+  if (spec.verbatim !== undefined) {
+    // Production's rows: a sid is its table's key across every account (a sandbox's rows are its parent's).
+    const sids = new RowSids();
+    for (const a of ctx.world.accounts()) {
+      if (a.spec.verbatim !== undefined && ctx.world.forkOf(a.profile.sid) === undefined)
+        sids.add(a.spec.verbatim, `account ${a.profile.sid}`);
+    }
+    sids.add(spec.verbatim, 'body');
+  }
+  return created(accountView(ctx.world.createAccount(spec)));
+};
 
 export const getAccount: AdminHandler = (ctx, req) => ok(accountView(accountOf(ctx, req)));
 

@@ -641,6 +641,24 @@ describe('accounts as production holds them', () => {
     expect(xml.text).toContain(`<Uri>/2012-04-24/Accounts/${sidOf(4)}</Uri>`);
   });
 
+  test("an account of production's rows created through the admin API: its rows' sids are their tables' keys", async () => {
+    const { app: own } = makeEmulator({ dialect: 'restcomm', accounts: fixtures });
+    const body = { restcomm_accounts: accountRow(7, {}), restcomm_recordings: [recordingRow(1, 7)] };
+    const taken = await request(own).post('/__admin/accounts').send(body);
+    expect(taken.status).toBe(400);
+    expect(taken.body.message).toMatch(
+      /^body\.restcomm_recordings\[0\]: restcomm_recordings already has a row of sid RE0+1 \(account AC0+1\.restcomm_recordings\[0\]\)/,
+    );
+    const made = await request(own)
+      .post('/__admin/accounts')
+      .send({ ...body, restcomm_recordings: [recordingRow(7, 7)] });
+    expect(made.status).toBe(201);
+    const listed = await request(own)
+      .get(`/restcomm/2012-04-24/Accounts/${sidOf(7)}/Recordings.json`)
+      .set('Authorization', basic(sidOf(7), TOKEN));
+    expect(listed.body.recordings.map((r: Item) => r['sid'])).toEqual([`RE${String(7).padStart(32, '0')}`]);
+  });
+
   test("fixture rows are checked against production's schema, naming the row and the column", () => {
     const bad = (row: Record<string, SqlValue>) => () =>
       validateFixtures({ accounts: [{ restcomm_accounts: accountRow(9, row) }] }, 'f.json');
