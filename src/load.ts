@@ -25,21 +25,32 @@ export interface Inputs {
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /**
- * A file's bytes, or a ValidationError naming the file. Only a regular file is read, and only
- * up to MAX_FILE_BYTES: a FIFO or a device (`/dev/zero`) would hang start-up or fill memory.
+ * A descriptor of a regular file, or a ValidationError naming it: a FIFO or a device would hang
+ * start-up or never end. Opened non-blocking, so that a FIFO with no writer does not wait for one.
  */
-function readBytes(path: string, what: string): Buffer {
+function openRegularFile(path: string, what: string): number {
   let fd: number;
   try {
-    // Non-blocking, so that opening a FIFO with no writer does not wait for one.
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw new ValidationError(path, problems.cannotRead(what, code));
   }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new ValidationError(path, problems.notRegularFile(what));
+  }
+  return fd;
+}
+
+/**
+ * A file's bytes, or a ValidationError naming the file. Only a regular file is read, and only
+ * up to MAX_FILE_BYTES: a FIFO or a device (`/dev/zero`) would hang start-up or fill memory.
+ */
+function readBytes(path: string, what: string): Buffer {
+  const fd = openRegularFile(path, what);
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new ValidationError(path, problems.notRegularFile(what));
     if (stat.size > MAX_FILE_BYTES) throw new ValidationError(path, problems.fileTooLarge(what, MAX_FILE_BYTES));
     const bytes = Buffer.alloc(stat.size);
     let read = 0;
@@ -87,15 +98,8 @@ const CHUNK_BYTES = 1024 * 1024;
  * reader to refuse, never gathered further. Only a regular file is read (see `readBytes`).
  */
 export function* fileLines(path: string, what: string): Generator<string> {
-  let fd: number;
+  const fd = openRegularFile(path, what);
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new ValidationError(path, problems.cannotRead(what, code));
-  }
-  try {
-    if (!fstatSync(fd).isFile()) throw new ValidationError(path, problems.notRegularFile(what));
     const decoder = new StringDecoder('utf8');
     const chunk = Buffer.alloc(CHUNK_BYTES);
     // The line being read, in pieces: joined once it ends, so a long line is copied once.

@@ -571,6 +571,7 @@ describe('accounts as production holds them', () => {
           restcomm_accounts: accountRow(5, { status: 'closed', type: 'Trial' }),
           restcomm_recordings: [recordingRow(5, 5)],
         },
+        { restcomm_accounts: accountRow(6, { status: 'uninitialized' }) },
       ],
     },
     'accounts.json',
@@ -596,6 +597,8 @@ describe('accounts as production holds them', () => {
     expect(suspended.status).toBe(403);
     expect(suspended.body.message).toBe(messages.accountNotActive(sidOf(3), 'suspended'));
     expect((await calls(sidOf(5), sidOf(5), TOKEN)).body.message).toBe(messages.accountNotActive(sidOf(5), 'closed'));
+    // Uninitialized: SecurityFilter lets it through on paths under Accounts, as every list is.
+    expect((await calls(sidOf(6), sidOf(6), TOKEN)).status).toBe(200);
     // An ancestor still reads a suspended account's lists: the refusal is of the login.
     expect((await calls(sidOf(3), sidOf(1), TOKEN)).status).toBe(200);
   });
