@@ -8,6 +8,7 @@ import { type LogSides, localTransport, WriteLog } from './admin/write-log';
 import { RenderCache, type RenderCacheOptions } from './cache/render-cache';
 import { CallbackDesk } from './callbacks/callback-desk';
 import { Faults } from './faults/faults';
+import { ERROR_BODIES } from './format/envelopes';
 import { DIALECTS, type DialectName, fileBaseOf } from './format/uris';
 import { frontDoor } from './front-door';
 import { lazyListener } from './http/lazy';
@@ -110,9 +111,10 @@ export function createApp(deps: AppDeps): EmulatorApp {
   const journal = new Journal(deps.journalSize ?? 1000);
   const link = deps.log?.fleet;
   // A fleet's fault counters are the fleet's: `times: 1` is once for all the replicas.
-  const faults = new Faults(() => world.seed, link?.tally);
   const strict = deps.strict ?? false;
   const dialect = DIALECTS[deps.dialect ?? 'spec'];
+  const errorBody = ERROR_BODIES[dialect.name];
+  const faults = new Faults(() => world.seed, link?.tally, errorBody);
   const replica = deps.replica ?? 'local';
   const log = new WriteLog(deps.log ?? localTransport(), replica, deps.checkpointEvery);
   const admin: AdminContext = {
@@ -189,7 +191,8 @@ export function createApp(deps: AppDeps): EmulatorApp {
   const door = frontDoor({
     next: app,
     // CORS headers are express middleware's: with them on, every request goes through express.
-    lane: deps.cors === true ? null : listLane(world, listSettings, onInternal),
+    // Twilio's dialect has no Restcomm mount for the lane to serve.
+    lane: deps.cors === true || dialect.mounts.length === 0 ? null : listLane(world, listSettings, onInternal),
     world,
     journal,
     faults,
@@ -200,6 +203,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
     versionWaitMs: deps.versionWaitMs ?? 5000,
     fleet: link ?? null,
     onInternal,
+    errorBody,
   });
   const consoleDir = deps.restcommConsole;
   const handler =

@@ -17,6 +17,7 @@ export const REALM = 'Restcomm realm';
  * account are told so, and Restcomm's `AccountSid:AuthToken` is told what this service takes.
  */
 function unauthorizedMessage(dialect: Dialect, header: string | string[] | undefined): string {
+  if (dialect.name === 'twilio') return messages.twilioAuthenticate;
   const user = basicCredentials(header)?.user ?? null;
   if (user === null) return dialect.restcommAccounts ? messages.unauthorizedRestcomm : messages.unauthorized;
   if (!dialect.restcommAccounts && /^AC[0-9a-f]{32}$/.test(user)) return messages.unauthorizedSid;

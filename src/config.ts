@@ -19,7 +19,7 @@ export interface Config {
   fixtures: string | { accounts: unknown[] };
   paging: 'production' | 'documented';
   /** `spec`: the service as documented; `restcomm`: also what clients of a plain Restcomm Connect expect. */
-  dialect: 'spec' | 'restcomm';
+  dialect: 'spec' | 'restcomm' | 'twilio';
   /** Base of `file_uri`; null means the URL the server listens on. */
   publicUrl: string | null;
   /** The reference instant, milliseconds since the epoch. */
@@ -228,8 +228,8 @@ export const OPTIONS: readonly OptionDoc[] = [
     env: 'CALLREC_DIALECT',
     value: 'NAME',
     default: 'spec',
-    help: 'spec, or restcomm: also /restcomm/2012-04-24 paths, AccountSid:AuthToken logins and the account resource',
-    parse: oneOf(['spec', 'restcomm'], problems.dialect),
+    help: "spec; restcomm: also /restcomm/2012-04-24 paths, AccountSid:AuthToken logins and the account resource; twilio: Twilio's /2010-04-01 API",
+    parse: oneOf(['spec', 'restcomm', 'twilio'], problems.dialect),
     fallback: 'spec',
   }),
   option({

@@ -12,8 +12,8 @@ export interface EmulatorOptions {
   /** A fixtures file, or the fixtures themselves: `{accounts: [{friendly_name, calls, recordings, token?, sid?}]}`. */
   fixtures?: string | { accounts: unknown[] };
   paging?: 'production' | 'documented';
-  /** `restcomm`: clients written for a plain Restcomm Connect work unchanged (see docs/clients.md). */
-  dialect?: 'spec' | 'restcomm';
+  /** `restcomm`: clients written for a plain Restcomm Connect work unchanged (see docs/clients.md); `twilio`: Twilio's helper libraries (docs/twilio.md). */
+  dialect?: 'spec' | 'restcomm' | 'twilio';
   publicUrl?: string;
   /** ISO 8601 with a zone. */
   clock?: string;

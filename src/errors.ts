@@ -13,12 +13,15 @@ export class ApiError extends Error {
   readonly status: ErrorStatus;
   /** Extra response headers, e.g. `Allow` on a 405. */
   readonly headers: Readonly<Record<string, string>>;
+  /** A dialect's own error code where it has one (Twilio's `code`); else the status's default. */
+  readonly code: number | undefined;
 
-  constructor(status: ErrorStatus, message: string, headers: Record<string, string> = {}) {
+  constructor(status: ErrorStatus, message: string, headers: Record<string, string> = {}, code?: number) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.headers = headers;
+    this.code = code;
   }
 }
 
@@ -206,7 +209,7 @@ export const problems = {
   aString: 'must be a string',
   namedStates: 'must be an object of named states',
   paging: (got: string) => `must be production or documented, got ${q(got)}`,
-  dialect: (got: string) => `must be spec or restcomm, got ${q(got)}`,
+  dialect: (got: string) => `must be spec, restcomm or twilio, got ${q(got)}`,
 } as const;
 
 /**
@@ -328,6 +331,19 @@ export const messages = {
     `X-Callrec-Version ${wanted} is beyond the write log's last version (${head}): it names no write made here`,
   unknownState: (name: string, known: readonly string[]) =>
     `Unknown provider state ${JSON.stringify(name)}; the states file has ${known.map((k) => JSON.stringify(k)).join(', ')}`,
+  // Twilio's dialect: its own words where Twilio's are known (twilio-python #395, its 401 and 404).
+  twilioAuthenticate: 'Authenticate',
+  twilioNotFound: (path: string) => `The requested resource ${path} was not found`,
+  twilioPageTokenRequired: 'PageToken is required for paging.',
+  twilioPageSize: (got: string) => `PageSize must be an integer from 1 to 1000, got ${q(got)}`,
+  twilioPage: (got: string) => `Page must be a non-negative integer, got ${q(got)}`,
+  twilioPageToken: (got: string, prefix: string) =>
+    `Invalid PageToken ${q(got)}: this list's cursors are PA or PB and the sid of one of its ${prefix} records`,
+  twilioDate: (name: string, got: string) =>
+    `${name} must be a date (YYYY-MM-DD) or a date and time (2009-07-06T20:30:00Z, with an offset, or without a zone for UTC), got ${q(got)}`,
+  twilioEnum: (name: string, values: readonly string[], got: string) =>
+    `${name} must be one of ${values.join(', ')}, got ${q(got)}`,
+  twilioBoolean: (name: string, got: string) => `${name} must be true or false, got ${q(got)}`,
   // Warnings: what production ignores or reads differently, said in a header and the journal.
   repeatedParameter: (name: string) => `Parameter ${name} is given more than once; the first value counts`,
   caseSensitiveParameter: (name: string, meant: string) =>

@@ -4,6 +4,7 @@ import type { AdminContext } from './admin/context';
 import { submitCreate } from './admin/created-calls';
 import { mountAdmin } from './admin/mount';
 import type { WriteLog } from './admin/write-log';
+import { ERROR_BODIES } from './format/envelopes';
 import { ADMIN } from './format/uris';
 import { allowAnyOrigin } from './http/cors';
 import { errorHandler, notFound } from './http/error-handler';
@@ -11,6 +12,7 @@ import { VERSION_HEADER } from './http/exchange';
 import { mountApi } from './routes/api';
 import { createCallHandler } from './routes/create-call';
 import type { ListSettings } from './routes/list-settings';
+import { mountTwilio } from './routes/twilio-api';
 
 /** What the express side of the emulator is made of: the parts `createApp` made at start-up. */
 export interface ExpressParts {
@@ -47,18 +49,21 @@ export function expressApp(parts: ExpressParts): Express {
     const openAdmin = parts.adminToken !== null;
     app.use((req, res, next) => (openAdmin || !req.path.startsWith(ADMIN) ? allowAll(req, res, next) : next()));
   }
-  mountApi(
-    app,
-    admin.world,
-    listSettings,
-    createCallHandler(listSettings, submitCreate(parts.log, parts.strict)),
-    submitRecordingDelete(parts.log),
-  );
+  if (listSettings.dialect.name === 'twilio') mountTwilio(app, admin.world, listSettings, admin.callbacks);
+  else {
+    mountApi(
+      app,
+      admin.world,
+      listSettings,
+      createCallHandler(listSettings, submitCreate(parts.log, parts.strict)),
+      submitRecordingDelete(parts.log),
+    );
+  }
   mountAdmin(app, admin, {
     token: parts.adminToken,
     hosts: new Set(parts.adminHosts.map((h) => h.toLowerCase())),
   });
   app.use(notFound(listSettings.dialect.name));
-  app.use(errorHandler(parts.onInternal));
+  app.use(errorHandler(parts.onInternal, ERROR_BODIES[listSettings.dialect.name]));
   return app;
 }

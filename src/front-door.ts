@@ -5,6 +5,7 @@ import type { WriteLog } from './admin/write-log';
 import type { RenderCache } from './cache/render-cache';
 import { ApiError, messages, problems } from './errors';
 import type { FaultAction, Faults } from './faults/faults';
+import type { ErrorBodyBuilder } from './format/envelopes';
 import { ADMIN } from './format/uris';
 import { writeError } from './http/error-handler';
 import { type Exchange, openExchange } from './http/exchange';
@@ -50,6 +51,8 @@ export interface FrontDoorDeps {
   fleet: FleetLink | null;
   /** Where an error of the emulator's own is reported (the one error writer's). */
   onInternal: (err: unknown) => void;
+  /** The dialect's error body (default: `{"message"}`). */
+  errorBody?: ErrorBodyBuilder;
 }
 
 /** The request header naming the log version a request must see (a write's answer gave it). */
@@ -199,7 +202,7 @@ async function scrape(
 export function frontDoor(deps: FrontDoorDeps): RequestListener {
   const { next, world, journal, faults, cache, metrics } = deps;
   // Every error answer leaves through the one writer (http/error-handler.ts), as express's do.
-  const refuse = (res: ServerResponse, err: ApiError) => writeError(err, res, deps.onInternal);
+  const refuse = (res: ServerResponse, err: ApiError) => writeError(err, res, deps.onInternal, deps.errorBody);
   const log = requestLog(deps.logger);
   const count = (req: IncomingMessage, res: ServerResponse, ex: Exchange) =>
     metrics.observe(

@@ -1,5 +1,5 @@
 import { messages } from '../errors';
-import { errorBody } from '../format/envelope';
+import { ERROR_BODIES, type ErrorBodyBuilder } from '../format/envelopes';
 import { runsOnly } from '../input/wildcard';
 import { type Stream, StreamFamily } from '../random/stream';
 import { emptyTally, localTally, type Tally, type TallyOp, type TallyReply, type TallyState } from './tally';
@@ -73,10 +73,11 @@ function pathMatcher(path: string | undefined): (requested: string) => boolean {
 }
 
 /** A status fault's body: given text as is, given JSON written once, or the emulator's message. */
-function responseOf(spec: FaultSpec): Fault['response'] {
+function responseOf(spec: FaultSpec, errorBody: ErrorBodyBuilder): Fault['response'] {
   if (spec.status === undefined) return null;
   if (typeof spec.body === 'string') return { body: spec.body, type: 'text/plain' };
-  const body = spec.body === undefined ? errorBody(messages.injected(spec.status)) : JSON.stringify(spec.body);
+  const body =
+    spec.body === undefined ? errorBody(spec.status, messages.injected(spec.status)) : JSON.stringify(spec.body);
   return { body, type: 'application/json' };
 }
 
@@ -126,6 +127,8 @@ export class Faults {
   constructor(
     private readonly seed: () => string,
     private readonly tally: Tally & { drop?(key: string): void } = localTally(),
+    /** The dialect's error body, for the emulator's own injected answers. */
+    private readonly errorBody: ErrorBodyBuilder = ERROR_BODIES.spec,
   ) {}
 
   add(spec: FaultSpec): Record<string, unknown> {
@@ -135,7 +138,7 @@ export class Faults {
       serial: this.counter,
       spec,
       matches: pathMatcher(spec.path),
-      response: responseOf(spec),
+      response: responseOf(spec, this.errorBody),
       key: `tally:${++this.made}`,
       draws: new StreamFamily([this.seed(), 'faults', id]),
     };
@@ -164,7 +167,7 @@ export class Faults {
     this.list = book.list.map((f) => ({
       ...f,
       matches: pathMatcher(f.spec.path),
-      response: responseOf(f.spec),
+      response: responseOf(f.spec, this.errorBody),
       draws: new StreamFamily([this.seed(), 'faults', f.id]),
     }));
     this.index();
@@ -306,7 +309,7 @@ export class Faults {
           delayMs: 0,
           respond: {
             status: 429,
-            body: errorBody(messages.rateLimited(rate.limit, rate.window_s)),
+            body: this.errorBody(429, messages.rateLimited(rate.limit, rate.window_s)),
             headers: { 'Content-Type': 'application/json', 'Retry-After': String(r.retryS), ...spec.headers },
           },
         };

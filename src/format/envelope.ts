@@ -43,6 +43,10 @@ export interface EnvelopePage {
   sidAt(k: number): string;
   /** The list's XML form, when the page is written in XML. */
   xml?: XmlList;
+  /** Parameters a dialect repeats in its links (Twilio's filters), in the order given. */
+  params?: readonly (readonly [string, string])[];
+  /** The cursor the page was asked with (Twilio's `PageToken`), which its own `uri` repeats. */
+  pageToken?: string;
 }
 
 /**

@@ -71,7 +71,7 @@ export const LIST_PATHS: { readonly [K in ListName]: { segment: string; uri: 'se
 /** The service's own routes, under `/call`, and the index. */
 export const routes = { index: '/', ...apiRoutes(MOUNT) } as const;
 
-export type DialectName = 'spec' | 'restcomm';
+export type DialectName = 'spec' | 'restcomm' | 'twilio';
 
 /**
  * What differs between the service as specified and a plain Restcomm Connect deployment, for
@@ -108,7 +108,87 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     requestListUri: (accountSid, segment, mount) => `${mount}${accountPath(accountSid)}/${segment}`,
     restcommAccounts: true,
   },
+  twilio: {
+    name: 'twilio',
+    // Twilio's paths are its own (`twilioRoutes`): no Restcomm mount.
+    mounts: [],
+    fileMount: '',
+    requestListUri: (accountSid, segment) => twilioListUri(accountSid, segment),
+    restcommAccounts: true,
+  },
 };
+
+/** Twilio's API version, the first segment of every path of its dialect. */
+export const TWILIO_VERSION = '2010-04-01';
+
+/**
+ * Express route patterns of Twilio's API (`--dialect twilio`): JSON by `.json`, and a
+ * recording's audio by `.wav`, `.mp3` or no suffix.
+ * @example twilioRoutes().calls // '/2010-04-01/Accounts/:accountSid/Calls.json'
+ */
+export function twilioRoutes() {
+  const base = `/${TWILIO_VERSION}/Accounts`;
+  const call = `${base}/:accountSid/Calls/:callSid`;
+  const recording = `${base}/:accountSid/Recordings/:recordingSid`;
+  return {
+    accounts: `${base}.json`,
+    account: `${base}/:accountSid.json`,
+    calls: `${base}/:accountSid/Calls.json`,
+    call: `${call}.json`,
+    callRecordings: `${call}/Recordings.json`,
+    callNotifications: `${call}/Notifications.json`,
+    callEvents: `${call}/Events.json`,
+    recordings: `${base}/:accountSid/Recordings.json`,
+    recording: `${recording}.json`,
+    recordingWav: `${recording}.wav`,
+    recordingMp3: `${recording}.mp3`,
+    recordingMedia: recording,
+  } as const;
+}
+
+/** The accounts list. @example twilioAccountsUri() // '/2010-04-01/Accounts.json' */
+export function twilioAccountsUri(): string {
+  return `/${TWILIO_VERSION}/Accounts.json`;
+}
+
+/** @example twilioAccountUri('AC1') // '/2010-04-01/Accounts/AC1.json' */
+export function twilioAccountUri(accountSid: string): string {
+  return `/${TWILIO_VERSION}/Accounts/${accountSid}.json`;
+}
+
+/** A list's path under an account, or under a call of it. @example twilioListUri('AC1', 'Calls') // '/2010-04-01/Accounts/AC1/Calls.json' */
+export function twilioListUri(accountSid: string, segment: string): string {
+  return `/${TWILIO_VERSION}/Accounts/${accountSid}/${segment}.json`;
+}
+
+/** @example twilioCallUri('AC1', 'CA2') // '/2010-04-01/Accounts/AC1/Calls/CA2.json' */
+export function twilioCallUri(accountSid: string, callSid: string, sub = ''): string {
+  return twilioListUri(accountSid, `Calls/${callSid}${sub === '' ? '' : `/${sub}`}`);
+}
+
+/** @example twilioRecordingUri('AC1', 'RE2', 'Transcriptions') // '/2010-04-01/Accounts/AC1/Recordings/RE2/Transcriptions.json' */
+export function twilioRecordingUri(accountSid: string, recordingSid: string, sub = ''): string {
+  return twilioListUri(accountSid, `Recordings/${recordingSid}${sub === '' ? '' : `/${sub}`}`);
+}
+
+/** A notification under its call, as Twilio prints it. @example twilioNotificationUri('AC1', 'CA2', 'NO3') // '/2010-04-01/Accounts/AC1/Calls/CA2/Notifications/NO3.json' */
+export function twilioNotificationUri(accountSid: string, callSid: string, notificationSid: string): string {
+  return twilioCallUri(accountSid, callSid, `Notifications/${notificationSid}`);
+}
+
+/**
+ * A recording's audio, absolute, without a suffix, as Twilio's `media_url` (its default format
+ * is WAV; `.mp3` and `.wav` name one).
+ * @example twilioMediaUrl('http://127.0.0.1:8080', 'AC1', 'RE2') // 'http://127.0.0.1:8080/2010-04-01/Accounts/AC1/Recordings/RE2'
+ */
+export function twilioMediaUrl(publicUrl: string, accountSid: string, recordingSid: string): string {
+  return `${publicUrl}/${TWILIO_VERSION}/Accounts/${accountSid}/Recordings/${recordingSid}`;
+}
+
+/** Twilio's page of documentation for an error code, its errors' `more_info`. @example twilioErrorInfo(20404) // 'https://www.twilio.com/docs/errors/20404' */
+export function twilioErrorInfo(code: number): string {
+  return `https://www.twilio.com/docs/errors/${code}`;
+}
 
 /** The prefix-less form of the service's paths, as production prints them in `uri` values. */
 export const PRINTED_PATH = new RegExp(`^/${API_VERSION}/Accounts/`);

@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, type ErrorStatus, messages, ValidationError } from '../errors';
-import { errorBody } from '../format/envelope';
+import { ERROR_BODIES, type ErrorBodyBuilder } from '../format/envelopes';
 import {
+  ADMIN,
   API_VERSION,
   adminRoutes,
   apiRoutes,
@@ -12,6 +13,7 @@ import {
   PRINTED_PATH,
   RESTCOMM_MOUNT,
   requestablePath,
+  twilioRoutes,
 } from '../format/uris';
 import { nearestRoute } from '../input/nearest';
 import { noteBody } from './exchange';
@@ -39,7 +41,12 @@ function asApiError(err: unknown): ApiError {
  * Writes an error as `{"message": "..."}` with its status, on node's response alone: the one
  * error handler, and the list lane (routes/list-lane.ts), which answers without express.
  */
-export function writeError(err: unknown, res: ServerResponse, onInternal: (err: unknown) => void): void {
+export function writeError(
+  err: unknown,
+  res: ServerResponse,
+  onInternal: (err: unknown) => void,
+  bodyOf: ErrorBodyBuilder = ERROR_BODIES.spec,
+): void {
   const apiError = asApiError(err);
   if (apiError.status === 500) onInternal(err);
   if (res.headersSent) {
@@ -49,7 +56,7 @@ export function writeError(err: unknown, res: ServerResponse, onInternal: (err: 
     return;
   }
   for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
-  const body = errorBody(apiError.message);
+  const body = bodyOf(apiError.status, apiError.message, apiError.code);
   res.statusCode = apiError.status;
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(body));
@@ -57,9 +64,12 @@ export function writeError(err: unknown, res: ServerResponse, onInternal: (err: 
   res.end(body);
 }
 
-/** The one error handler: every error leaves as `{"message": "..."}` with its status. */
-export function errorHandler(onInternal: (err: unknown) => void): ErrorRequestHandler {
-  return (err, _req, res, _next) => writeError(err, res, onInternal);
+/** The one error handler: every error leaves in its dialect's shape (`{"message": "..."}`, or Twilio's) with its status. */
+export function errorHandler(
+  onInternal: (err: unknown) => void,
+  bodyOf: ErrorBodyBuilder = ERROR_BODIES.spec,
+): ErrorRequestHandler {
+  return (err, _req, res, _next) => writeError(err, res, onInternal, bodyOf);
 }
 
 /**
@@ -72,6 +82,8 @@ export const notFound = (dialect: DialectName): RequestHandler => {
   // The routes a near miss is measured against, listed once.
   const known = knownRoutes(dialect);
   return (req) => {
+    // Twilio's own words for a path it has nothing at (twilio-node reads them into its RestException).
+    if (dialect === 'twilio' && !req.path.startsWith(ADMIN)) throw new ApiError(404, messages.twilioNotFound(req.path));
     if (dialect !== 'restcomm' && req.path.startsWith(`${RESTCOMM_MOUNT}/${API_VERSION}/`)) {
       throw new ApiError(
         404,
@@ -102,7 +114,9 @@ export const notFound = (dialect: DialectName): RequestHandler => {
 
 /** Every route pattern a dialect serves: the API under each of its mounts, and the admin API. */
 function knownRoutes(dialect: DialectName): string[] {
-  return [...DIALECTS[dialect].mounts.flatMap((m) => Object.values(apiRoutes(m))), ...Object.values(adminRoutes)];
+  const api = DIALECTS[dialect].mounts.flatMap((m) => Object.values(apiRoutes(m)));
+  if (dialect === 'twilio') api.push(...Object.values(twilioRoutes()));
+  return [...api, ...Object.values(adminRoutes)];
 }
 
 /** A known path with a method it does not serve. */

@@ -43,7 +43,9 @@ export function mountApi(
       app.all(r[name], methodNotAllowed(name === 'calls' && create.length > 0 ? `${ALLOW}, POST` : ALLOW));
     }
     // The audio route comes before the single-recording one, whose sid would swallow ".wav".
-    mountAudio(app, world, r);
+    // Production's RecordingsEndpoint serves a recording's own file under `.mp4` too (its type
+    // comes from the stored file_uri, not from the path), as open as `.wav`: the same audio.
+    mountAudio(app, world, [r.recordingAudio, r.recordingMp4]);
     mountRecords(app, world, auth, settings, r, dialect.restcommAccounts ? deleteRecording : undefined);
     if (dialect.restcommAccounts) {
       // Production's own account shows its row; a generated one, its creation and role.

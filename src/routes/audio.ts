@@ -1,6 +1,5 @@
 import type { Express, RequestHandler } from 'express';
 import { ApiError, messages } from '../errors';
-import type { ApiRoutes } from '../format/uris';
 import { parseRange, WAV_HEADER_BYTES, wavBytes, wavHeader } from '../format/wav';
 import { recordingAudio, SAMPLE_RATE } from '../generators/audio';
 import { methodNotAllowed } from '../http/error-handler';
@@ -26,9 +25,10 @@ function* fill(header: Buffer, sample: (n: number) => number, start: number, end
 /**
  * `GET`/`HEAD …/Recordings/{RecordingSid}.wav`: the recording's audio, a PCM WAVE file (8 kHz,
  * mono, 16-bit) as long as its `duration`, to the sample. No auth, as production leaves this
- * path open. One byte range is honoured (206); a file is never held whole in memory.
+ * path open. One byte range is honoured (206); a file is never held whole in memory. `paths`
+ * are the routes it answers at (`:accountSid` and `:recordingSid` in each).
  */
-export function mountAudio(app: Express, world: World, routes: ApiRoutes): void {
+export function mountAudio(app: Express, world: World, paths: readonly string[]): void {
   const serve: RequestHandler = async (req, res) => {
     const accountSid = String(req.params['accountSid']);
     const sid = String(req.params['recordingSid']);
@@ -84,10 +84,8 @@ export function mountAudio(app: Express, world: World, routes: ApiRoutes): void 
     await Promise.race([Promise.all(flushed), gone]);
     if (!closed) res.end();
   };
-  app.get(routes.recordingAudio, serve);
-  app.all(routes.recordingAudio, methodNotAllowed('GET, HEAD'));
-  // Production's RecordingsEndpoint serves a recording's own file under `.mp4` too (its type
-  // comes from the stored file_uri, not from the path), as open as `.wav`: the same audio.
-  app.get(routes.recordingMp4, serve);
-  app.all(routes.recordingMp4, methodNotAllowed('GET, HEAD'));
+  for (const path of paths) {
+    app.get(path, serve);
+    app.all(path, methodNotAllowed('GET, HEAD'));
+  }
 }

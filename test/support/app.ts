@@ -33,7 +33,7 @@ export function makeEmulator(
     seed?: string;
     accounts?: AccountSpec[];
     paging?: PagingProfile;
-    dialect?: 'spec' | 'restcomm';
+    dialect?: 'spec' | 'restcomm' | 'twilio';
     maxPageSize?: number | null;
     cache?: RenderCacheOptions;
     journalSize?: number;

@@ -1,0 +1,217 @@
+import type { Express, Request, RequestHandler } from 'express';
+import { authedAccount, requireAccount, requireLogin } from '../auth';
+import type { CallbackDesk } from '../callbacks/callback-desk';
+import { ApiError, messages } from '../errors';
+import { ENVELOPES } from '../format/envelopes';
+import type { ListWire } from '../format/list-wire';
+import { twilioAccountJson } from '../format/twilio/account';
+import { twilioCallJson } from '../format/twilio/call';
+import { twilioEventJson } from '../format/twilio/event';
+import { twilioSid } from '../format/twilio/fields';
+import { twilioNotificationJson } from '../format/twilio/notification';
+import { twilioCallRecordingJson, twilioRecordingJson } from '../format/twilio/recording';
+import { twilioAccountsUri, twilioCallUri, twilioListUri, twilioRoutes } from '../format/uris';
+import type { CallRecord } from '../generators/call-record';
+import type { ListName } from '../generators/list-names';
+import type { RecordingRecord } from '../generators/recording';
+import { accountCreatedSec } from '../generators/timeline';
+import { methodNotAllowed } from '../http/error-handler';
+import { exchangeOf } from '../http/exchange';
+import type { FilterableCall, FilterableRecording } from '../query/filters';
+import type { PageWindow } from '../query/paging';
+import { TWILIO_CALL_FILTERS, TWILIO_RECORDING_FILTERS } from '../query/twilio-filters';
+import { parseTwilioQuery, TWILIO_BAD_TOKEN } from '../query/twilio-query';
+import type { Account, World } from '../store/world';
+import { mountAudio } from './audio';
+import type { ListSettings } from './list-settings';
+import { between, sendBody } from './send-page';
+import { serveTwilioList, type TwilioList } from './twilio-lists';
+import { findTwilioRecord } from './twilio-sids';
+
+const ALLOW = 'GET, HEAD';
+
+/** A list's wire in Twilio's dialect: JSON only (the XML members are never asked for). */
+function twilioWire<R>(key: ListName, item: ListWire<R>['item']): ListWire<R> {
+  return {
+    key,
+    uri: (accountSid) => twilioListUri(accountSid, key === 'calls' ? 'Calls' : 'Recordings'),
+    item,
+    xml: { element: key, paged: false },
+    xmlItem: () => {
+      throw new ApiError(406, messages.notAcceptable);
+    },
+  };
+}
+
+/** Twilio's two account lists. */
+export const TWILIO_LISTS = {
+  calls: {
+    name: 'calls',
+    sidPrefix: 'CA',
+    filters: TWILIO_CALL_FILTERS,
+    table: (a: Account) => a.tables.calls,
+    wire: twilioWire<CallRecord>('calls', (c, sid) => twilioCallJson(c, sid)),
+  } satisfies TwilioList<CallRecord, FilterableCall>,
+  recordings: {
+    name: 'recordings',
+    sidPrefix: 'RE',
+    filters: TWILIO_RECORDING_FILTERS,
+    table: (a: Account) => a.tables.recordings,
+    wire: twilioWire<RecordingRecord>('recordings', (r, sid, base) => twilioRecordingJson(r, sid, base)),
+  } satisfies TwilioList<RecordingRecord, FilterableRecording>,
+} as const;
+
+/**
+ * A short list paged as Twilio pages: `PageSize`, and the cursor as a place in `items` (a
+ * call's recordings and notifications, an account's subaccounts: a few each). A cursor naming
+ * none of them is a 400, code 21481.
+ */
+function sendArrayPage(
+  req: Request,
+  res: Parameters<RequestHandler>[1],
+  key: string,
+  sidPrefix: string,
+  path: string,
+  items: readonly { sid: string; json: string }[],
+): void {
+  const query = parseTwilioQuery(exchangeOf(req).query, {}, sidPrefix);
+  let offset = 0;
+  let end = Math.min(items.length, query.pageSize);
+  if (query.cursor !== null) {
+    const { sid, before } = query.cursor;
+    const at = items.findIndex((i) => i.sid === sid);
+    if (at < 0)
+      throw new ApiError(400, messages.twilioPageToken(query.pageToken ?? '', sidPrefix), {}, TWILIO_BAD_TOKEN);
+    offset = before ? Math.max(0, at - query.pageSize) : at + 1;
+    end = before ? at : Math.min(items.length, offset + query.pageSize);
+  }
+  const count = end - offset;
+  const numPages = Math.max(1, Math.ceil(items.length / query.pageSize));
+  const window: PageWindow = {
+    page: query.page,
+    pageSize: query.pageSize,
+    total: items.length,
+    numPages,
+    lastPage: numPages - 1,
+    offset,
+    count,
+    start: offset,
+    end: count === 0 ? offset : end - 1,
+    hasPrevious: offset > 0,
+    hasNext: end < items.length,
+  };
+  const page = items.slice(offset, end);
+  const { head, tail } = ENVELOPES.twilio({
+    key: key as ListName,
+    window,
+    uri: path,
+    sidAt: (k) => (page[k] as { sid: string }).sid,
+    ...(query.pageToken === undefined ? {} : { pageToken: query.pageToken }),
+  });
+  sendBody(res, 'json', head + page.map((i) => i.json).join(between('json')) + tail);
+}
+
+/**
+ * Twilio's Voice API (`--dialect twilio`) under `/2010-04-01`: the calls and recordings lists
+ * with their filters and cursors, a call, a recording and its audio, a call's recordings and
+ * notifications, the account and its subaccounts. Logins are `AccountSid:AuthToken`; a
+ * parent's read its subaccounts, a subaccount's never reach its parent.
+ */
+export function mountTwilio(app: Express, world: World, settings: ListSettings, callbacks: CallbackDesk): void {
+  const auth = requireAccount(world, settings.dialect);
+  const r = twilioRoutes();
+  const notFound = (req: Request) => new ApiError(404, messages.twilioNotFound(req.path));
+  const idOf = (req: Request, account: Account, list: ListName, param: string) => {
+    const id = findTwilioRecord(account, list, String(req.params[param]));
+    if (id === undefined) throw notFound(req);
+    return id;
+  };
+
+  const mountList = <R extends { sid: string }, F>(path: string, list: TwilioList<R, F>, segment: string) => {
+    app.get(path, ...auth, (req, res) => {
+      const account = authedAccount(res);
+      return serveTwilioList(list, settings, req, res, account, twilioListUri(account.profile.sid, segment));
+    });
+    app.all(path, methodNotAllowed(ALLOW));
+  };
+  mountList(r.calls, TWILIO_LISTS.calls, 'Calls');
+  mountList(r.recordings, TWILIO_LISTS.recordings, 'Recordings');
+
+  app.get(r.call, ...auth, (req, res) => {
+    const account = authedAccount(res);
+    const call = account.calls.get(idOf(req, account, 'calls', 'callSid'));
+    sendBody(res, 'json', twilioCallJson(call, account.profile.sid));
+  });
+  app.all(r.call, methodNotAllowed(ALLOW));
+
+  app.get(r.callRecordings, ...auth, (req, res) => {
+    const account = authedAccount(res);
+    const callId = idOf(req, account, 'calls', 'callSid');
+    const sid = account.profile.sid;
+    const callSid = twilioSid(account.calls.get(callId).sid);
+    // Newest first, as the account's list.
+    const recs = account
+      .recordingsOfCall(callId)
+      .map((id) => account.recordings.get(id))
+      .sort((a, b) => b.createdSec - a.createdSec || (a.sid < b.sid ? -1 : 1));
+    const items = recs.map((rec) => ({ sid: rec.sid, json: twilioCallRecordingJson(rec, sid) }));
+    sendArrayPage(req, res, 'recordings', 'RE', twilioCallUri(sid, callSid, 'Recordings'), items);
+  });
+  app.all(r.callRecordings, methodNotAllowed(ALLOW));
+
+  app.get(r.callNotifications, ...auth, (req, res) => {
+    const account = authedAccount(res);
+    const callId = idOf(req, account, 'calls', 'callSid');
+    const sid = account.profile.sid;
+    const callSid = twilioSid(account.calls.get(callId).sid);
+    const items = account.notificationsOfCall(callId).map((id) => {
+      const n = account.tables.notifications.get(id);
+      return { sid: n.sid, json: twilioNotificationJson(n, sid) };
+    });
+    sendArrayPage(req, res, 'notifications', 'NO', twilioCallUri(sid, callSid, 'Notifications'), items);
+  });
+  app.all(r.callNotifications, methodNotAllowed(ALLOW));
+
+  // The callbacks made for the call, oldest first, from the callbacks journal.
+  app.get(r.callEvents, ...auth, (req, res) => {
+    const account = authedAccount(res);
+    const call = account.calls.get(idOf(req, account, 'calls', 'callSid'));
+    const sid = account.profile.sid;
+    const items = callbacks.entries({ account: sid, call: call.sid }).map((e) => ({
+      // Events have no sid: a cursor names one by its place in the journal.
+      sid: `EV${e.seq.toString(16).padStart(32, '0')}`,
+      json: twilioEventJson(e),
+    }));
+    sendArrayPage(req, res, 'events', 'EV', twilioCallUri(sid, twilioSid(call.sid), 'Events'), items);
+  });
+  app.all(r.callEvents, methodNotAllowed(ALLOW));
+
+  app.get(r.recording, ...auth, (req, res) => {
+    const account = authedAccount(res);
+    const rec = account.recordings.get(idOf(req, account, 'recordings', 'recordingSid'));
+    sendBody(res, 'json', twilioRecordingJson(rec, account.profile.sid, settings.fileBase));
+  });
+  app.all(r.recording, methodNotAllowed(ALLOW));
+  // After the `.json` route: a sid with no suffix is the audio, as Twilio's media_url names it.
+  mountAudio(app, world, [r.recordingWav, r.recordingMedia]);
+
+  const accountJson = (a: Account) =>
+    twilioAccountJson({
+      sid: a.profile.sid,
+      token: a.profile.token,
+      friendlyName: a.profile.friendlyName,
+      createdSec: accountCreatedSec(a.context, a.profile, a.spec.calls),
+      ownerSid: a.spec.parent ?? a.profile.sid,
+      status: a.spec.verbatim?.account.status ?? 'active',
+    });
+  app.get(r.account, ...auth, (_req, res) => sendBody(res, 'json', accountJson(authedAccount(res))));
+  app.all(r.account, methodNotAllowed(ALLOW));
+  // The login's own account and every subaccount under it, as Twilio lists them.
+  app.get(r.accounts, ...requireLogin(world, settings.dialect), (req, res) => {
+    const login = authedAccount(res);
+    const family = [login, ...world.descendants(login.profile.sid)];
+    const items = family.map((a) => ({ sid: a.profile.sid, json: accountJson(a) }));
+    sendArrayPage(req, res, 'accounts', 'AC', twilioAccountsUri(), items);
+  });
+  app.all(r.accounts, methodNotAllowed(ALLOW));
+}
