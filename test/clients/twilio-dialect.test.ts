@@ -1,0 +1,136 @@
+import twilio6 from 'twilio';
+import twilio4 from 'twilio-v4';
+import twilio5 from 'twilio-v5';
+import { type EmulatorHandle, startEmulator } from '../../src/emulator';
+
+/**
+ * twilio-node, unchanged, against `--dialect twilio`: the current major and the two before it,
+ * each given only credentials and the emulator as its API's base URL (`client.api.baseUrl`).
+ * One account of 10,000 calls and its recordings is walked every way the library walks.
+ */
+type Item = Record<string, unknown> & { sid: string };
+const LIBRARIES: [string, (sid: string, token: string) => any][] = [
+  ['6.x', (sid, token) => twilio6(sid, token)],
+  ['5.x', (sid, token) => twilio5(sid, token)],
+  ['4.x', (sid, token) => twilio4(sid, token)],
+];
+
+let em: EmulatorHandle;
+let sid: string;
+let token: string;
+/** Every call and recording as the emulator lists them, in one walk of raw requests. */
+const all: { calls: Item[]; recordings: Item[] } = { calls: [], recordings: [] };
+
+async function rawWalk(list: 'Calls' | 'Recordings'): Promise<Item[]> {
+  const items: Item[] = [];
+  let next: string | null = `/2010-04-01/Accounts/${sid}/${list}.json?PageSize=1000`;
+  while (next !== null) {
+    const res = await fetch(`${em.url}${next}`, {
+      headers: { Authorization: `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}` },
+    });
+    const body = (await res.json()) as Record<string, unknown>;
+    items.push(...(body[list.toLowerCase()] as Item[]));
+    next = body['next_page_uri'] as string | null;
+  }
+  return items;
+}
+
+beforeAll(async () => {
+  em = await startEmulator({
+    dialect: 'twilio',
+    seed: 'twilio-node',
+    fixtures: { accounts: [{ friendly_name: 'Ten Thousand', calls: 10_000, recordings: 2_500 }] },
+  });
+  [{ sid, token }] = em.accounts as [{ sid: string; token: string }];
+  all.calls = await rawWalk('Calls');
+  all.recordings = await rawWalk('Recordings');
+}, 60_000);
+afterAll(async () => {
+  await em.close();
+});
+
+const sids = (items: { sid: string }[]) => items.map((i) => i.sid);
+const ms = (text: unknown) => (text === null ? Number.NaN : Date.parse(String(text)));
+
+describe.each(LIBRARIES)('twilio-node %s', (_version, make) => {
+  const client = () => {
+    const c = make(sid, token);
+    c.api.baseUrl = em.url;
+    return c;
+  };
+
+  test('the raw walk holds every call and recording', () => {
+    expect(all.calls).toHaveLength(10_000);
+    expect(all.recordings).toHaveLength(2_500);
+  });
+
+  test('page() and nextPage() walk every page of the calls, in order, once each', async () => {
+    const seen: string[] = [];
+    let page = await client().calls.page({ pageSize: 1000 });
+    for (;;) {
+      seen.push(...page.instances.map((c: Item) => c.sid));
+      const next = await page.nextPage();
+      if (next === undefined) break;
+      page = next;
+    }
+    expect(seen).toEqual(sids(all.calls));
+  });
+
+  test('each() visits every recording; list() with a limit stops there', async () => {
+    const seen: string[] = [];
+    await client().recordings.each({ pageSize: 200 }, (r: Item) => {
+      seen.push(r.sid);
+    });
+    expect(seen).toEqual(sids(all.recordings));
+    const first = await client().recordings.list({ limit: 120 });
+    expect(sids(first)).toEqual(sids(all.recordings).slice(0, 120));
+  });
+
+  test('list() with each calls filter gives what the filter keeps of the whole list', async () => {
+    const c = all.calls[1234] as Item;
+    const day = new Date(ms(c['start_time']));
+    const cases: [Record<string, unknown>, (x: Item) => boolean][] = [
+      [{ status: 'busy' }, (x) => x['status'] === 'busy'],
+      [{ to: c['to'] }, (x) => x['to'] === c['to']],
+      [{ from: c['from'] }, (x) => x['from'] === c['from']],
+      [{ startTimeAfter: day }, (x) => ms(x['start_time']) >= day.getTime()],
+      [{ startTimeBefore: day }, (x) => ms(x['start_time']) <= day.getTime()],
+      [{ endTimeBefore: day }, (x) => ms(x['end_time']) <= day.getTime()],
+      [{ endTimeAfter: day, status: 'completed' }, (x) => ms(x['end_time']) >= day.getTime()],
+      [{ parentCallSid: `CA${'1'.repeat(32)}` }, () => false],
+    ];
+    for (const [params, keeps] of cases) {
+      const listed = await client().calls.list({ ...params, pageSize: 1000 });
+      const kept = all.calls.filter(keeps);
+      expect([params, sids(listed)]).toEqual([params, sids(kept)]);
+      // Each filter but the parent's keeps some calls and drops others: no case passes empty.
+      if (params['parentCallSid'] === undefined) expect([params, kept.length > 0 && kept.length < 10_000]).toEqual([params, true]);
+    }
+  });
+
+  test('the recordings filters: callSid, dateCreatedAfter and dateCreatedBefore', async () => {
+    const r = all.recordings[700] as Item;
+    const at = new Date(ms(r['date_created']));
+    const byCall = await client().recordings.list({ callSid: r['call_sid'], pageSize: 1000 });
+    expect(sids(byCall)).toEqual(sids(all.recordings.filter((x) => x['call_sid'] === r['call_sid'])));
+    const after = await client().recordings.list({ dateCreatedAfter: at, pageSize: 1000 });
+    expect(sids(after)).toEqual(sids(all.recordings.filter((x) => ms(x['date_created']) >= at.getTime())));
+    const before = await client().recordings.list({ dateCreatedBefore: at, pageSize: 1000 });
+    expect(sids(before)).toEqual(sids(all.recordings.filter((x) => ms(x['date_created']) <= at.getTime())));
+  });
+
+  test("fetch a call and a recording; an unknown sid is the library's RestException", async () => {
+    const c = all.calls[42] as Item;
+    const call = await client().calls(c.sid).fetch();
+    expect([call.sid, call.status, call.to, call.dateCreated.getTime()]).toEqual([
+      c.sid,
+      c['status'],
+      c['to'],
+      ms(c['date_created']),
+    ]);
+    const r = all.recordings[42] as Item;
+    const rec = await client().recordings(r.sid).fetch();
+    expect([rec.sid, rec.callSid, rec.mediaUrl]).toEqual([r.sid, r['call_sid'], r['media_url']]);
+    await expect(client().calls(`CA${'0'.repeat(32)}`).fetch()).rejects.toMatchObject({ status: 404, code: 20404 });
+  });
+});
