@@ -104,7 +104,8 @@ describe.each(LIBRARIES)('twilio-node %s', (_version, make) => {
       const kept = all.calls.filter(keeps);
       expect([params, sids(listed)]).toEqual([params, sids(kept)]);
       // Each filter but the parent's keeps some calls and drops others: no case passes empty.
-      if (params['parentCallSid'] === undefined) expect([params, kept.length > 0 && kept.length < 10_000]).toEqual([params, true]);
+      if (params['parentCallSid'] === undefined)
+        expect([params, kept.length > 0 && kept.length < 10_000]).toEqual([params, true]);
     }
   });
 
@@ -131,6 +132,10 @@ describe.each(LIBRARIES)('twilio-node %s', (_version, make) => {
     const r = all.recordings[42] as Item;
     const rec = await client().recordings(r.sid).fetch();
     expect([rec.sid, rec.callSid, rec.mediaUrl]).toEqual([r.sid, r['call_sid'], r['media_url']]);
-    await expect(client().calls(`CA${'0'.repeat(32)}`).fetch()).rejects.toMatchObject({ status: 404, code: 20404 });
+    await expect(
+      client()
+        .calls(`CA${'0'.repeat(32)}`)
+        .fetch(),
+    ).rejects.toMatchObject({ status: 404, code: 20404 });
   });
 });
