@@ -138,6 +138,8 @@ export function createApp(deps: AppDeps): EmulatorApp {
       journalBytes: CALLBACK_JOURNAL_BYTES,
       bodyBytes: CALLBACK_BODY_BYTES,
       zone: deps.serverZone ?? 'UTC',
+      // Twilio signs every callback with the account's auth token.
+      ...(dialect.name === 'twilio' ? { signing: (sid: string) => world.account(sid)?.profile.token } : {}),
     }),
     callbackHosts: deps.callbackHosts ?? [],
     callbacksInBackground: deps.callbacksInBackground ?? false,

@@ -344,6 +344,13 @@ export const messages = {
   twilioEnum: (name: string, values: readonly string[], got: string) =>
     `${name} must be one of ${values.join(', ')}, got ${q(got)}`,
   twilioBoolean: (name: string, got: string) => `${name} must be true or false, got ${q(got)}`,
+  twilioCreateTo: "No 'To' number is specified",
+  twilioCreateFrom: "No 'From' number is specified",
+  twilioCreateUrl: "A 'Url', 'Twiml' or 'ApplicationSid' parameter is required",
+  twilioRecordNotEmulated:
+    'Record=true is not emulated yet: the emulator makes no recording of a created call; leave Record out or false',
+  twilioUpdateStatus: (got: string) => `Status must be canceled or completed, got ${q(got)}`,
+  twilioNotInProgress: 'Call is not in-progress. Cannot redirect.',
   // Warnings: what production ignores or reads differently, said in a header and the journal.
   repeatedParameter: (name: string) => `Parameter ${name} is given more than once; the first value counts`,
   caseSensitiveParameter: (name: string, meant: string) =>

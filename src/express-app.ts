@@ -3,6 +3,7 @@ import { submitRecordingDelete } from './admin/api-deletes';
 import type { AdminContext } from './admin/context';
 import { submitCreate } from './admin/created-calls';
 import { mountAdmin } from './admin/mount';
+import { twilioWrites } from './admin/twilio-writes';
 import type { WriteLog } from './admin/write-log';
 import { ERROR_BODIES } from './format/envelopes';
 import { ADMIN } from './format/uris';
@@ -49,7 +50,8 @@ export function expressApp(parts: ExpressParts): Express {
     const openAdmin = parts.adminToken !== null;
     app.use((req, res, next) => (openAdmin || !req.path.startsWith(ADMIN) ? allowAll(req, res, next) : next()));
   }
-  if (listSettings.dialect.name === 'twilio') mountTwilio(app, admin.world, listSettings, admin.callbacks);
+  if (listSettings.dialect.name === 'twilio')
+    mountTwilio(app, admin.world, listSettings, admin.callbacks, twilioWrites(parts.log));
   else {
     mountApi(
       app,

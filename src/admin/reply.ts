@@ -48,7 +48,7 @@ export type AdminReply =
   /** 503: the health check of a replica that stopped applying the write log (containers read the status). */
   (
     | { status: 200 | 201 | 503; json: unknown }
-    | { status: 200; bytes: Buffer; type: string; headers?: Readonly<Record<string, string>> }
+    | { status: 200 | 201 | 204; bytes: Buffer; type: string; headers?: Readonly<Record<string, string>> }
     /** A large JSON body, made a chunk at a time as the socket takes it (see writeChunks). */
     | { status: 200 | 201; chunks: Iterator<string> }
   ) & { settle?: Promise<void> };

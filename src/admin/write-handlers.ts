@@ -2,6 +2,13 @@ import { DELETE_RECORDING_ROUTE, deleteApiRecording } from './api-deletes';
 import type { AdminHandler } from './context';
 import { CREATE_CALL_ROUTE, createCall } from './created-calls';
 import { ADMIN_ROUTES, type AdminRoute } from './routes';
+import {
+  createTwilioCall,
+  deleteTwilioCall,
+  deleteTwilioRecording,
+  TWILIO_ROUTES,
+  updateTwilioCall,
+} from './twilio-writes';
 
 /** A route's key in the write log: its method and path pattern. */
 export const routeKey = (r: AdminRoute) => `${r.method} ${r.path}`;
@@ -22,4 +29,9 @@ export const WRITE_HANDLERS: ReadonlyMap<string, AdminHandler> = new Map([
   // (Restcomm dialect) deleting a recording.
   [CREATE_CALL_ROUTE, createCall] as const,
   [DELETE_RECORDING_ROUTE, deleteApiRecording] as const,
+  // Twilio's dialect: a call created, updated or deleted, a recording deleted.
+  [TWILIO_ROUTES.create, createTwilioCall] as const,
+  [TWILIO_ROUTES.update, updateTwilioCall] as const,
+  [TWILIO_ROUTES.deleteCall, deleteTwilioCall] as const,
+  [TWILIO_ROUTES.deleteRecording, deleteTwilioRecording] as const,
 ]);

@@ -10,6 +10,7 @@ import {
   type ZoneView,
 } from '../format/callback';
 import { isoMillis } from '../format/dates';
+import { twilioCallbackParams, twilioCallbackRequest } from '../format/twilio/callback';
 import type { CallbackFaults, NumberCallback } from '../generators/account-spec';
 import type { CallRecord } from '../generators/call-record';
 import {
@@ -95,6 +96,11 @@ export interface CallbackOptions {
   bodyBytes: number;
   /** The server's zone (`--server-zone`): the Timestamp parameter's. */
   zone: string;
+  /**
+   * Twilio's dialect: the auth token a created call's callbacks are signed with, by account
+   * (`X-Twilio-Signature`); its callbacks are then Twilio's. Absent: Restcomm's callbacks.
+   */
+  signing?: (accountSid: string) => string | undefined;
   /** The name look-up (node's `dns.lookup` unless a test gives a hosts file of its own). */
   resolve?: typeof dnsLookup;
 }
@@ -413,17 +419,26 @@ export class CallbackDesk {
         entry.error = 'dropped: a seeded fault of the account (callback_faults.drop); nothing was sent';
         return;
       }
+      const token = d.inbound === undefined ? this.options.signing?.(d.accountSid) : undefined;
+      const event = d.event as CallbackEvent;
+      // Twilio numbers the callbacks a call sends; Restcomm numbers the states.
+      const sequence = dueCallbacks(d.call).findIndex((c) => c.event === event);
       const params =
-        d.inbound === undefined
-          ? callbackParams(d.call, d.accountSid, d.event as CallbackEvent, d.stampMs, this.zone)
-          : inboundCallbackParams(d.call, d.accountSid, d.event, this.zone);
+        d.inbound !== undefined
+          ? inboundCallbackParams(d.call, d.accountSid, d.event, this.zone)
+          : token !== undefined
+            ? twilioCallbackParams(d.call, d.accountSid, event, d.stampMs, sequence)
+            : callbackParams(d.call, d.accountSid, event, d.stampMs, this.zone);
       let target = absoluteUrl(sub.url);
       if (target === undefined) {
         entry.error = `StatusCallback ${JSON.stringify(sub.url)} is not an absolute http or https URL: production's HTTP client fails on it and logs the failure`;
         return;
       }
       for (let hop = 0; ; hop++) {
-        const req = callbackRequest(target, sub.method, params);
+        const req =
+          token === undefined
+            ? callbackRequest(target, sub.method, params)
+            : twilioCallbackRequest(target, sub.method, params, token);
         if (req === undefined) {
           entry.error = `StatusCallbackMethod ${JSON.stringify(sub.method)} is neither GET nor POST: production's Downloader refuses it and sends nothing`;
           return;

@@ -96,4 +96,9 @@ export interface CallbackSubscription {
   method: string;
   /** The instant of the request, in ms: the `initiated` callback's. */
   createdMs: number;
+  /**
+   * Twilio's `StatusCallbackEvent`: the states to send, `completed` alone by default, and
+   * `completed` for every end (busy, no-answer, failed too). Absent: Restcomm's rule, every state.
+   */
+  events?: readonly ('initiated' | 'ringing' | 'answered' | 'completed')[];
 }

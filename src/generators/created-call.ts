@@ -125,18 +125,29 @@ export type CallbackFault = 'drop' | 'duplicate' | 'delay' | 'reorder';
  * - `answered` at the answer;
  * - `completed` at the end of a call that was answered, busy, failed or canceled. A no-answer or
  *   not-found call sends none: the Call actor's NoAnswer and NotFound actions set the status only.
+ * A subscription of Twilio's (`events`) sends `completed` at every end, and only the states it names.
  * @example dueCallbacks(answeredCall).map((c) => c.event) // ['initiated', 'ringing', 'answered', 'completed']
  */
 export function dueCallbacks(call: CallRecord): DueCallback[] {
   const sub = call.callback;
   if (sub === undefined) return [];
+  if (sub.events !== undefined) {
+    const asked = sub.events;
+    return restcommDue(call, true).filter((d) => asked.includes(d.event));
+  }
+  return restcommDue(call, false);
+}
+
+/** The states Restcomm's Call actor calls back, in order; `everyEnd`: `completed` at any end, as Twilio. */
+function restcommDue(call: CallRecord, everyEnd: boolean): DueCallback[] {
+  const sub = call.callback as CallbackSubscription;
   const at = (event: CallbackEvent, atMs: number): DueCallback => ({ event, atMs, stampMs: atMs });
   const due: DueCallback[] = [at('initiated', sub.createdMs)];
   for (const step of lifeSteps(call)) {
     if (step.status === 'ringing') due.push(at('ringing', step.atSec * 1000));
     if (step.status === 'in-progress') due.push(at('answered', step.atSec * 1000));
   }
-  if (SENDS_COMPLETED.has(call.status)) due.push(at('completed', call.endMs));
+  if (everyEnd || SENDS_COMPLETED.has(call.status)) due.push(at('completed', call.endMs));
   return due;
 }
 

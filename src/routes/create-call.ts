@@ -35,8 +35,17 @@ export function formOf(body: string): Record<string, string> {
  * production reads it and handed to `submit`.
  */
 export function createCallHandler(settings: ListSettings, submit: CreateSubmit): RequestHandler[] {
+  const create: RequestHandler = async (req, res) => {
+    const format = negotiate(req, settings.dialect);
+    await submit(authedAccount(res), formOf(formText(req)), format, res);
+  };
+  return [readFormBody(), create];
+}
+
+/** Reads a request's body as text, up to FORM_BYTES (a 413 past them), into `req.body`. */
+export function readFormBody(): RequestHandler {
   const read = express.text({ type: () => true, limit: FORM_BYTES });
-  const readForm: RequestHandler = (req, res, next) =>
+  return (req, res, next) =>
     read(req, res, (err?: unknown) => {
       if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
         next(new ApiError(413, messages.bodyTooLarge(FORM_BYTES)));
@@ -44,12 +53,12 @@ export function createCallHandler(settings: ListSettings, submit: CreateSubmit):
         next(err);
       }
     });
-  const create: RequestHandler = async (req, res) => {
-    const format = negotiate(req, settings.dialect);
-    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    const text = typeof req.body === 'string' ? req.body : '';
-    if (text !== '' && type !== FORM_TYPE) throw new ApiError(415, messages.createNotForm(type));
-    await submit(authedAccount(res), formOf(text), format, res);
-  };
-  return [readForm, create];
+}
+
+/** The form `readFormBody` read: a body of another type than a form is a 415. */
+export function formText(req: { headers: { 'content-type'?: string | undefined }; body?: unknown }): string {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const text = typeof req.body === 'string' ? req.body : '';
+  if (text !== '' && type !== FORM_TYPE) throw new ApiError(415, messages.createNotForm(type));
+  return text;
 }

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Express, Request, RequestHandler } from 'express';
 import { authedAccount, requireAccount, requireLogin } from '../auth';
 import type { CallbackDesk } from '../callbacks/callback-desk';
@@ -21,14 +22,43 @@ import type { FilterableCall, FilterableRecording } from '../query/filters';
 import type { PageWindow } from '../query/paging';
 import { TWILIO_CALL_FILTERS, TWILIO_RECORDING_FILTERS } from '../query/twilio-filters';
 import { parseTwilioQuery, TWILIO_BAD_TOKEN } from '../query/twilio-query';
+import { findTwilioRecord } from '../store/twilio-sids';
 import type { Account, World } from '../store/world';
 import { mountAudio } from './audio';
+import { formText, readFormBody } from './create-call';
 import type { ListSettings } from './list-settings';
 import { between, sendBody } from './send-page';
 import { serveTwilioList, type TwilioList } from './twilio-lists';
-import { findTwilioRecord } from './twilio-sids';
 
 const ALLOW = 'GET, HEAD';
+
+/** Twilio's writes, taken on from the routes (admin/twilio-writes.ts: through the write log). */
+export interface TwilioWrites {
+  create(account: Account, form: Record<string, string>, path: string, res: ServerResponse): Promise<void>;
+  update(
+    account: Account,
+    callSid: string,
+    form: Record<string, string>,
+    path: string,
+    res: ServerResponse,
+  ): Promise<void>;
+  deleteCall(account: Account, callSid: string, path: string, res: ServerResponse): Promise<void>;
+  deleteRecording(account: Account, recordingSid: string, path: string, res: ServerResponse): Promise<void>;
+}
+
+/**
+ * A form's values as Twilio reads them: each name's first value, and every value of a name it
+ * takes a list of, joined by spaces (`StatusCallbackEvent=ringing&StatusCallbackEvent=answered`).
+ * @example twilioForm('To=%2B1&StatusCallbackEvent=ringing&StatusCallbackEvent=completed') // { To: '+1', StatusCallbackEvent: 'ringing completed' }
+ */
+export function twilioForm(text: string): Record<string, string> {
+  const form: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (!Object.hasOwn(form, name)) form[name] = value;
+    else if (name === 'StatusCallbackEvent') form[name] += ` ${value}`;
+  }
+  return form;
+}
 
 /** A list's wire in Twilio's dialect: JSON only (the XML members are never asked for). */
 function twilioWire<R>(key: ListName, item: ListWire<R>['item']): ListWire<R> {
@@ -117,7 +147,13 @@ function sendArrayPage(
  * notifications, the account and its subaccounts. Logins are `AccountSid:AuthToken`; a
  * parent's read its subaccounts, a subaccount's never reach its parent.
  */
-export function mountTwilio(app: Express, world: World, settings: ListSettings, callbacks: CallbackDesk): void {
+export function mountTwilio(
+  app: Express,
+  world: World,
+  settings: ListSettings,
+  callbacks: CallbackDesk,
+  writes: TwilioWrites,
+): void {
   const auth = requireAccount(world, settings.dialect);
   const r = twilioRoutes();
   const notFound = (req: Request) => new ApiError(404, messages.twilioNotFound(req.path));
@@ -127,22 +163,38 @@ export function mountTwilio(app: Express, world: World, settings: ListSettings, 
     return id;
   };
 
-  const mountList = <R extends { sid: string }, F>(path: string, list: TwilioList<R, F>, segment: string) => {
+  const mountList = <R extends { sid: string }, F>(
+    path: string,
+    list: TwilioList<R, F>,
+    segment: string,
+    allow: string,
+  ) => {
     app.get(path, ...auth, (req, res) => {
       const account = authedAccount(res);
       return serveTwilioList(list, settings, req, res, account, twilioListUri(account.profile.sid, segment));
     });
-    app.all(path, methodNotAllowed(ALLOW));
+    app.all(path, methodNotAllowed(allow));
   };
-  mountList(r.calls, TWILIO_LISTS.calls, 'Calls');
-  mountList(r.recordings, TWILIO_LISTS.recordings, 'Recordings');
+  // A create answers 201 and the call, queued (before the list's 405).
+  app.post(r.calls, ...auth, readFormBody(), (req, res) =>
+    writes.create(authedAccount(res), twilioForm(formText(req)), req.path, res),
+  );
+  mountList(r.calls, TWILIO_LISTS.calls, 'Calls', `${ALLOW}, POST`);
+  mountList(r.recordings, TWILIO_LISTS.recordings, 'Recordings', ALLOW);
 
   app.get(r.call, ...auth, (req, res) => {
     const account = authedAccount(res);
     const call = account.calls.get(idOf(req, account, 'calls', 'callSid'));
     sendBody(res, 'json', twilioCallJson(call, account.profile.sid));
   });
-  app.all(r.call, methodNotAllowed(ALLOW));
+  // An update (Status, a new Url) answers 200 and the call; a delete 204.
+  app.post(r.call, ...auth, readFormBody(), (req, res) =>
+    writes.update(authedAccount(res), String(req.params['callSid']), twilioForm(formText(req)), req.path, res),
+  );
+  app.delete(r.call, ...auth, (req, res) =>
+    writes.deleteCall(authedAccount(res), String(req.params['callSid']), req.path, res),
+  );
+  app.all(r.call, methodNotAllowed(`${ALLOW}, POST, DELETE`));
 
   app.get(r.callRecordings, ...auth, (req, res) => {
     const account = authedAccount(res);
@@ -191,7 +243,10 @@ export function mountTwilio(app: Express, world: World, settings: ListSettings, 
     const rec = account.recordings.get(idOf(req, account, 'recordings', 'recordingSid'));
     sendBody(res, 'json', twilioRecordingJson(rec, account.profile.sid, settings.fileBase));
   });
-  app.all(r.recording, methodNotAllowed(ALLOW));
+  app.delete(r.recording, ...auth, (req, res) =>
+    writes.deleteRecording(authedAccount(res), String(req.params['recordingSid']), req.path, res),
+  );
+  app.all(r.recording, methodNotAllowed(`${ALLOW}, DELETE`));
   // After the `.json` route: a sid with no suffix is the audio, as Twilio's media_url names it.
   mountAudio(app, world, [r.recordingWav, r.recordingMedia]);
 

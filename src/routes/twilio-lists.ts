@@ -13,9 +13,9 @@ import { type Order, readyRange } from '../store/order';
 import { isSeededId, markRead } from '../store/overlay';
 import { sortComparator } from '../store/sort-keys';
 import type { RecordKey, TableState, TableView } from '../store/table-contracts';
+import { findTwilioRecord, seededTwilioRecord } from '../store/twilio-sids';
 import type { Account } from '../store/world';
 import type { ListSettings } from './list-settings';
-import { findTwilioRecord, seededTwilioRecord } from './twilio-sids';
 import { writePage } from './writers';
 
 /** One of Twilio's account lists: its name, sid prefix, filters, table and item writer. */

@@ -41,7 +41,9 @@ beforeAll(async () => {
     seed: 'twilio-node',
     fixtures: { accounts: [{ friendly_name: 'Ten Thousand', calls: 10_000, recordings: 2_500 }] },
   });
-  [{ sid, token }] = em.accounts as [{ sid: string; token: string }];
+  const [first] = em.accounts;
+  sid = first?.sid as string;
+  token = first?.token as string;
   all.calls = await rawWalk('Calls');
   all.recordings = await rawWalk('Recordings');
 }, 60_000);

@@ -1,6 +1,6 @@
 import { twilioSid } from '../format/twilio/fields';
 import type { ListName } from '../generators/list-names';
-import type { Account } from '../store/world';
+import type { Account } from './world';
 
 /**
  * The full sids a Twilio sid may stand for in an account's list. A call's sid is Restcomm's

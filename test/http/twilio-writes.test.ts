@@ -1,0 +1,236 @@
+import { createHmac } from 'node:crypto';
+import request from 'supertest';
+import { messages } from '../../src/errors';
+import type { AccountSpec } from '../../src/generators/account-spec';
+import { defaultAccounts, makeEmulator } from '../support/app';
+import { receiver, statusesOf } from '../support/receiver';
+
+type Item = Record<string, any>;
+const SID = `AC${'7'.repeat(32)}`;
+const TOKEN = 'f'.repeat(32);
+const V = `/2010-04-01/Accounts/${SID}`;
+/** An account whose created calls end as their To says: the outcomes of every test below. */
+const FIXED: AccountSpec = {
+  friendlyName: 'Fixed Outcomes',
+  calls: 5,
+  recordings: 1,
+  sid: SID,
+  token: TOKEN,
+  outcomes: {
+    byTo: {
+      '+15550000001': 'completed',
+      '+15550000002': 'busy',
+      '+15550000003': 'no-answer',
+      '+15550000004': 'failed',
+      '+15550000006': 'canceled',
+    },
+  },
+};
+const emulator = () => makeEmulator({ dialect: 'twilio', accounts: [...defaultAccounts, FIXED] });
+type App = ReturnType<typeof makeEmulator>['app'];
+const auth = (r: request.Test) => r.auth(SID, TOKEN);
+const create = (app: App, form: Record<string, string | string[]>) => {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
+  return auth(request(app).post(`${V}/Calls.json`))
+    .type('form')
+    .send(body.toString());
+};
+const move = (app: App, advance: string) =>
+  request(app).post('/__admin/clock').type('json').send(JSON.stringify({ advance }));
+async function settled(app: App): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if ((await request(app).get('/__admin/callbacks')).body.pending === 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('callbacks still pending');
+}
+const base = { From: '+15126002188', Url: 'http://127.0.0.1:1/twiml' };
+
+/** X-Twilio-Signature as Twilio's documentation defines it, computed here from the request received. */
+function expectedSignature(url: string, body: string): string {
+  const params = [...new URLSearchParams(body)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHmac('sha1', TOKEN)
+    .update(url + params.map(([k, v]) => k + v).join(''))
+    .digest('base64');
+}
+
+describe("POST Calls.json: a create as Twilio's", () => {
+  test('201 and the call, queued, in the list and fetched by its sid', async () => {
+    const { app } = emulator();
+    const res = await create(app, { ...base, To: '+15550000001' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      status: 'queued',
+      direction: 'outbound-api',
+      to: '+15550000001',
+      from: '+15126002188',
+      start_time: null,
+      end_time: null,
+      duration: null,
+      price: null,
+    });
+    expect(res.body.sid).toMatch(/^CA[0-9a-f]{32}$/);
+    const list = await auth(request(app).get(`${V}/Calls.json?PageSize=1`));
+    expect(list.body.calls[0].sid).toBe(res.body.sid);
+    const one = await auth(request(app).get(res.body.uri));
+    expect([one.status, one.body.status]).toEqual([200, 'queued']);
+    await move(app, 'PT1H');
+    const after = await auth(request(app).get(res.body.uri));
+    expect([after.body.status, after.body.duration === null]).toEqual(['completed', false]);
+  });
+
+  // [form, code, message]
+  const refusals: [Record<string, string>, number, string][] = [
+    [{ From: '+1', Url: 'http://127.0.0.1:1/x' }, 21201, messages.twilioCreateTo],
+    [{ To: '+1', Url: 'http://127.0.0.1:1/x' }, 21213, messages.twilioCreateFrom],
+    [{ To: '+1', From: '+2' }, 21205, messages.twilioCreateUrl],
+    [{ ...base, To: '+1', Record: 'true' }, 20001, messages.twilioRecordNotEmulated],
+    [{ ...base, To: '+1', Timeout: '0' }, 20001, messages.twilioEnum('Timeout', ['an integer from 1 to 600'], '0')],
+    [
+      { ...base, To: '+1', StatusCallback: 'http://127.0.0.1:9/s', StatusCallbackEvent: 'hungup' },
+      20001,
+      messages.twilioEnum('StatusCallbackEvent', ['initiated', 'ringing', 'answered', 'completed'], 'hungup'),
+    ],
+    [{ ...base, To: '+1', StatusCallback: 'http://10.0.0.1/s' }, 20001, messages.callbackHostRefused('10.0.0.1')],
+  ];
+  test.each(refusals)('%j: 400, code %i', async (form, code, message) => {
+    const { app } = emulator();
+    const res = await create(app, form);
+    expect(res.body).toEqual({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status: 400 });
+  });
+});
+
+describe("status callbacks as Twilio sends them: the events asked for, Twilio's statuses, signed", () => {
+  // [To, events asked (none: the default), CallStatus of each callback]
+  const cases: [string, string[], string[]][] = [
+    ['+15550000001', [], ['completed']],
+    [
+      '+15550000001',
+      ['initiated', 'ringing', 'answered', 'completed'],
+      ['initiated', 'ringing', 'in-progress', 'completed'],
+    ],
+    ['+15550000001', ['answered'], ['in-progress']],
+    ['+15550000002', [], ['busy']],
+    ['+15550000003', ['ringing', 'completed'], ['ringing', 'no-answer']],
+    ['+15550000004', ['initiated', 'completed'], ['initiated', 'failed']],
+    ['+15550000006', [], ['canceled']],
+  ];
+  test.each(cases)('To %s, StatusCallbackEvent %j: %j', async (to, events, statuses) => {
+    const rx = await receiver();
+    try {
+      const { app } = emulator();
+      const res = await create(app, {
+        ...base,
+        To: to,
+        StatusCallback: `${rx.url}/status?tenant=7`,
+        StatusCallbackEvent: events,
+      });
+      await settled(app);
+      await move(app, 'PT1H');
+      await settled(app);
+      expect(statusesOf(rx.got)).toEqual(statuses);
+      rx.got.forEach((got, i) => {
+        const p = new URLSearchParams(got.body);
+        expect(Object.fromEntries(p)).toMatchObject({
+          AccountSid: SID,
+          ApiVersion: '2010-04-01',
+          CallSid: res.body.sid,
+          From: '+15126002188',
+          To: to,
+          Direction: 'outbound-api',
+          CallbackSource: 'call-progress-events',
+          SequenceNumber: String(i),
+        });
+        expect(p.get('Timestamp')).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \+0000$/);
+        expect(got.url).toBe('/status?tenant=7');
+        expect(got.headers['x-twilio-signature']).toBe(expectedSignature(`${rx.url}/status?tenant=7`, got.body));
+      });
+      const last = new URLSearchParams(rx.got.at(-1)?.body);
+      if (last.get('CallStatus') === 'completed') expect(Number(last.get('CallDuration'))).toBeGreaterThan(0);
+      // The callbacks made are the call's events.
+      const ev = await auth(request(app).get(`${V}/Calls/${res.body.sid}/Events.json`));
+      expect(ev.body.events.map((e: Item) => e.request.parameters.CallStatus)).toEqual(statuses);
+      expect(ev.body.events[0].response.response_code).toBe(200);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('a GET callback carries the parameters in its query, and the signature covers the whole URL', async () => {
+    const rx = await receiver();
+    try {
+      const { app } = emulator();
+      await create(app, { ...base, To: '+15550000001', StatusCallback: `${rx.url}/s`, StatusCallbackMethod: 'GET' });
+      await move(app, 'PT1H');
+      await settled(app);
+      const [got] = rx.got;
+      expect(got?.method).toBe('GET');
+      expect(new URLSearchParams(got?.url.split('?')[1]).get('CallStatus')).toBe('completed');
+      expect(got?.headers['x-twilio-signature']).toBe(expectedSignature(`${rx.url}${got?.url}`, ''));
+    } finally {
+      await rx.close();
+    }
+  });
+});
+
+describe('update and delete', () => {
+  test('Status=completed hangs up a call in progress; its completed callback goes at once; a second update is 21220', async () => {
+    const rx = await receiver();
+    try {
+      const { app } = emulator();
+      const res = await create(app, {
+        ...base,
+        To: '+15550000001',
+        StatusCallback: `${rx.url}/s`,
+        StatusCallbackEvent: ['answered', 'completed'],
+      });
+      // Answered within 20 s; the talk lasts minutes.
+      await move(app, 'PT25S');
+      await settled(app);
+      expect(statusesOf(rx.got)).toEqual(['in-progress']);
+      const up = await auth(request(app).post(res.body.uri)).type('form').send('Status=completed');
+      expect([up.status, up.body.status, up.body.sid]).toEqual([200, 'completed', res.body.sid]);
+      await settled(app);
+      expect(statusesOf(rx.got)).toEqual(['in-progress', 'completed']);
+      const fetched = await auth(request(app).get(res.body.uri));
+      expect([fetched.body.status, fetched.body.duration]).toEqual(['completed', up.body.duration]);
+      await move(app, 'PT1H');
+      await settled(app);
+      expect(statusesOf(rx.got)).toEqual(['in-progress', 'completed']);
+      const again = await auth(request(app).post(res.body.uri)).type('form').send('Status=completed');
+      expect([again.status, again.body.code, again.body.message]).toEqual([400, 21220, messages.twilioNotInProgress]);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('Status=canceled ends a queued call canceled; it is ignored on an answered one; other values are refused', async () => {
+    const { app } = emulator();
+    const res = await create(app, { ...base, To: '+15550000001' });
+    const up = await auth(request(app).post(res.body.uri)).type('form').send('Status=canceled');
+    expect([up.status, up.body.status]).toEqual([200, 'canceled']);
+    const other = await create(app, { ...base, To: '+15550000001' });
+    await move(app, 'PT25S');
+    const ignored = await auth(request(app).post(other.body.uri)).type('form').send('Status=canceled');
+    expect([ignored.status, ignored.body.status]).toEqual([200, 'in-progress']);
+    const bad = await auth(request(app).post(other.body.uri)).type('form').send('Status=stopped');
+    expect([bad.status, bad.body.message]).toEqual([400, messages.twilioUpdateStatus('stopped')]);
+  });
+
+  test('DELETE a call and a recording: 204, then 404', async () => {
+    const { app } = emulator();
+    const list = await auth(request(app).get(`${V}/Recordings.json`));
+    const rec = list.body.recordings[0];
+    const del = await auth(request(app).delete(rec.uri));
+    expect([del.status, del.text]).toEqual([204, '']);
+    expect((await auth(request(app).get(rec.uri))).status).toBe(404);
+    const calls = await auth(request(app).get(`${V}/Calls.json`));
+    const call = calls.body.calls[0];
+    expect((await auth(request(app).delete(call.uri))).status).toBe(204);
+    const gone = await auth(request(app).delete(call.uri));
+    expect([gone.status, gone.body.code]).toEqual([404, 20404]);
+    const after = await auth(request(app).get(`${V}/Calls.json`));
+    expect(after.body.calls.map((c: Item) => c.sid)).not.toContain(call.sid);
+  });
+});
