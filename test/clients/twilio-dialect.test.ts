@@ -2,6 +2,7 @@ import twilio6 from 'twilio';
 import twilio4 from 'twilio-v4';
 import twilio5 from 'twilio-v5';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator';
+import { receiver, statusesOf } from '../support/receiver';
 
 /**
  * twilio-node, unchanged, against `--dialect twilio`: the current major and the two before it,
@@ -9,10 +10,10 @@ import { type EmulatorHandle, startEmulator } from '../../src/emulator';
  * One account of 10,000 calls and its recordings is walked every way the library walks.
  */
 type Item = Record<string, unknown> & { sid: string };
-const LIBRARIES: [string, (sid: string, token: string) => any][] = [
-  ['6.x', (sid, token) => twilio6(sid, token)],
-  ['5.x', (sid, token) => twilio5(sid, token)],
-  ['4.x', (sid, token) => twilio4(sid, token)],
+const LIBRARIES: [string, (sid: string, token: string, opts?: Record<string, unknown>) => any][] = [
+  ['6.x', (sid, token, opts) => twilio6(sid, token, opts)],
+  ['5.x', (sid, token, opts) => twilio5(sid, token, opts)],
+  ['4.x', (sid, token, opts) => twilio4(sid, token, opts)],
 ];
 
 let em: EmulatorHandle;
@@ -139,5 +140,94 @@ describe.each(LIBRARIES)('twilio-node %s', (_version, make) => {
         .calls(`CA${'0'.repeat(32)}`)
         .fetch(),
     ).rejects.toMatchObject({ status: 404, code: 20404 });
+  });
+});
+
+/** The emulator's admin API, as a test drives it. */
+async function admin(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${em.url}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return res.json();
+}
+async function settled(): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if ((await admin('GET', '/__admin/callbacks')).pending === 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('callbacks still pending');
+}
+const VALIDATORS: Record<string, typeof twilio6.validateRequest> = {
+  '6.x': twilio6.validateRequest,
+  '5.x': twilio5.validateRequest,
+  '4.x': twilio4.validateRequest,
+};
+
+describe.each(LIBRARIES)('twilio-node %s writes', (version, make) => {
+  const client = (opts?: Record<string, unknown>) => {
+    const c = make(sid, token, opts);
+    c.api.baseUrl = em.url;
+    return c;
+  };
+
+  test("create a call with a StatusCallback: every callback passes the library's own validateRequest", async () => {
+    const rx = await receiver();
+    try {
+      const call = await client().calls.create({
+        to: '+15550000001',
+        from: '+15126002188',
+        url: 'http://127.0.0.1:1/twiml',
+        statusCallback: `${rx.url}/status`,
+        statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
+      });
+      expect([call.status, call.direction, call.sid]).toEqual(['queued', 'outbound-api', expect.stringMatching(/^CA/)]);
+      await settled();
+      await admin('POST', '/__admin/clock', { advance: 'PT1H' });
+      await settled();
+      const statuses = statusesOf(rx.got);
+      expect(statuses[0]).toBe('initiated');
+      expect(['completed', 'busy', 'no-answer', 'failed', 'canceled']).toContain(statuses.at(-1));
+      const validate = VALIDATORS[version] as typeof twilio6.validateRequest;
+      for (const got of rx.got) {
+        const params = Object.fromEntries(new URLSearchParams(got.body));
+        const signature = String(got.headers['x-twilio-signature']);
+        expect(params['CallSid']).toBe(call.sid);
+        expect(validate(token, signature, `${rx.url}${got.url}`, params)).toBe(true);
+        expect(validate('0'.repeat(32), signature, `${rx.url}${got.url}`, params)).toBe(false);
+      }
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('update ends a queued call canceled; remove deletes a call and a recording', async () => {
+    const call = await client().calls.create({ to: '+15550000009', from: '+15126002188', twiml: '<Response/>' });
+    const updated = await client().calls(call.sid).update({ status: 'completed' });
+    expect([updated.sid, updated.status]).toEqual([call.sid, 'canceled']);
+    expect(await client().calls(call.sid).remove()).toBe(true);
+    await expect(client().calls(call.sid).fetch()).rejects.toMatchObject({ status: 404, code: 20404 });
+    const [rec] = await client().recordings.list({ limit: 1 });
+    expect(await client().recordings(rec.sid).remove()).toBe(true);
+    await expect(client().recordings(rec.sid).fetch()).rejects.toMatchObject({ status: 404 });
+  });
+
+  // twilio-node 4.x has no autoRetry: its RestException is what it meets.
+  test("a 429 fault: the library's RestException, and with autoRetry (5.x, 6.x) its own retries get through", async () => {
+    const fault = { path: `/2010-04-01/Accounts/${sid}/Calls.json`, status: 429, headers: { 'Retry-After': '1' } };
+    try {
+      await admin('POST', '/__admin/faults', { ...fault, times: 1 });
+      await expect(client().calls.list({ limit: 3 })).rejects.toMatchObject({ status: 429, code: 20429 });
+      if (version === '4.x') return;
+      await admin('POST', '/__admin/faults', { ...fault, times: 2 });
+      const calls = await client({ autoRetry: true, maxRetries: 3 }).calls.list({ limit: 3 });
+      // The newest three: the calls created above lead the list.
+      expect(sids(calls)).toEqual(sids(await client().calls.list({ limit: 3 })));
+      const journal = await em.requests({ limit: 4 });
+      expect(journal.map((r) => r.status)).toEqual([200, 200, 429, 429]);
+    } finally {
+      await admin('DELETE', '/__admin/faults');
+    }
   });
 });
