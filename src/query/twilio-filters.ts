@@ -40,7 +40,8 @@ export function parseTwilioTime(name: string, value: string): TwilioTime {
  * A time filter in its three forms, on a record's time in ms (NaN where the record has none,
  * which no form keeps). Twilio sends `StartTime<=2009-07-06` as the parameter `StartTime<` and
  * the value: the `=` is the query's own, so both inequalities include their bound.
- * - `Name=day` the whole UTC day; `Name=instant` that second.
+ * - `Name=…` the whole UTC day, of a date or of an instant's date: the libraries send a date as
+ *   its midnight instant (twilio-python's `start_time=date(2009, 7, 6)` is `2009-07-06T00:00:00Z`).
  * - `Name<`: on or before: by the end of the day, or at or before the instant.
  * - `Name>`: on or after: from the day's midnight, or at or after the instant.
  * @example timeFilter((c) => c.ms, '=')('2009-07-06', 'StartTime')({ ms: Date.UTC(2009, 6, 6, 12) }) // true
@@ -48,11 +49,13 @@ export function parseTwilioTime(name: string, value: string): TwilioTime {
 function timeFilter<R>(ms: (r: R) => number, form: '=' | '<' | '>'): FilterDef<R> {
   return (value, name) => {
     const t = parseTwilioTime(name, value);
-    const [from, until] =
-      'day' in t ? [t.day, t.day + DAY_MS - 1] : [t.instant - (t.instant % 1000), t.instant - (t.instant % 1000) + 999];
-    if (form === '<') return (r) => ms(r) <= until;
-    if (form === '>') return (r) => ms(r) >= from;
-    return (r) => ms(r) >= from && ms(r) <= until;
+    if (form === '=') {
+      const day = 'day' in t ? t.day : t.instant - (((t.instant % DAY_MS) + DAY_MS) % DAY_MS);
+      return (r) => ms(r) >= day && ms(r) < day + DAY_MS;
+    }
+    const second = 'day' in t ? 0 : t.instant - (((t.instant % 1000) + 1000) % 1000);
+    if (form === '<') return 'day' in t ? (r) => ms(r) < t.day + DAY_MS : (r) => ms(r) <= second + 999;
+    return 'day' in t ? (r) => ms(r) >= t.day : (r) => ms(r) >= second;
   };
 }
 

@@ -244,6 +244,11 @@ describe('filters', () => {
     expect(await kept(`StartTime>=${encodeURIComponent(`${plus2}+02:00`)}`)).toEqual(expected);
     expect(await kept(`StartTime>=${iso.slice(0, 19)}`)).toEqual(expected);
     expect(await kept(`StartTime<=${iso}`)).toEqual(all.filter((c) => at(c.start_time) <= ms).map((c) => c.sid));
+    // The equality form names the instant's UTC day: the libraries send a date as its midnight.
+    const day = ms - (ms % 86_400_000);
+    const sameDay = all.filter((c) => at(c.start_time) >= day && at(c.start_time) < day + 86_400_000).map((c) => c.sid);
+    expect(await kept(`StartTime=${iso}`)).toEqual(sameDay);
+    expect(await kept(`StartTime=${new Date(day).toISOString().slice(0, 10)}`)).toEqual(sameDay);
   });
 
   test('EndTime reads end_time, which only completed calls have', async () => {
