@@ -14,6 +14,8 @@ import type { WalkReport } from './journal/walk-report';
 export interface AccountView {
   sid: string;
   token: string;
+  /** An API key bound to the account: Twilio's `SK…:secret` login (`--dialect twilio`). */
+  api_key: { sid: string; secret: string };
   friendly_name: string;
   calls: number;
   recordings: number;

@@ -1,3 +1,4 @@
+import { accountView } from './admin/account-view';
 import { type AccountView, connect, type EmulatorClient } from './client';
 import { type Config, configFromOptions } from './config';
 import { ValidationError } from './errors';
@@ -72,13 +73,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   return {
     ...client,
     get accounts() {
-      return em.world.accounts().map((a) => ({
-        sid: a.profile.sid,
-        token: a.profile.token,
-        friendly_name: a.profile.friendlyName,
-        calls: a.calls.count,
-        recordings: a.recordings.count,
-      }));
+      return em.world.accounts().map(accountView);
     },
     close: (graceMs) => em.close(graceMs),
   };

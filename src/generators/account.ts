@@ -164,3 +164,14 @@ export function makeAccountProfile(seed: string, spec: AccountSpec, nameOrdinal:
     sids,
   };
 }
+
+/**
+ * The API key bound to an account, as Twilio's (`SK…:secret` logs in as it with `--dialect
+ * twilio`): made from the seed and the account's sid alone, on its own stream, so a sandbox has
+ * its own and nothing else moves.
+ * @example apiKeyOf('callrec', 'AC1') // { sid: 'SK…', secret: '…' }
+ */
+export function apiKeyOf(seed: string, sid: string): { sid: string; secret: string } {
+  const key = Stream.of([seed, 'api-key', sid]);
+  return { sid: `SK${key.hex(32)}`, secret: key.hex(32) };
+}

@@ -123,6 +123,14 @@ describe.each(LIBRARIES)('twilio-node %s', (_version, make) => {
     expect(sids(before)).toEqual(sids(all.recordings.filter((x) => ms(x['date_created']) <= at.getTime())));
   });
 
+  test("an API key bound to the account: the library's (apiKey, apiSecret, { accountSid })", async () => {
+    const [view] = em.accounts;
+    const { sid: keySid, secret } = view?.api_key as { sid: string; secret: string };
+    const c = make(keySid, secret, { accountSid: sid });
+    c.api.baseUrl = em.url;
+    expect(sids(await c.calls.list({ limit: 20 }))).toEqual(sids(all.calls.slice(0, 20)));
+  });
+
   test("fetch a call and a recording; an unknown sid is the library's RestException", async () => {
     const c = all.calls[42] as Item;
     const call = await client().calls(c.sid).fetch();

@@ -14,7 +14,7 @@ describe('accounts', () => {
       .type('json')
       .send({ friendly_name: 'New', calls: 12, recordings: 3 });
     expect(created.status).toBe(201);
-    expect(Object.keys(created.body)).toEqual(['sid', 'token', 'friendly_name', 'calls', 'recordings']);
+    expect(Object.keys(created.body)).toEqual(['sid', 'token', 'api_key', 'friendly_name', 'calls', 'recordings']);
     expect(created.body).toMatchObject({ friendly_name: 'New', calls: 12, recordings: 3 });
     const list = await authGet(app, callsPath(created.body.sid), created.body.token);
     expect(list.body.total).toBe(12);

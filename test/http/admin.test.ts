@@ -59,7 +59,7 @@ describe('admin', () => {
     expect(res.status).toBe(200);
     expect(res.body.accounts).toHaveLength(defaultAccounts.length);
     for (const [i, a] of (res.body.accounts as Record<string, unknown>[]).entries()) {
-      expect(Object.keys(a)).toEqual(['sid', 'token', 'friendly_name', 'calls', 'recordings']);
+      expect(Object.keys(a)).toEqual(['sid', 'token', 'api_key', 'friendly_name', 'calls', 'recordings']);
       expect(a).toMatchObject({
         friendly_name: defaultAccounts[i]!.friendlyName,
         calls: defaultAccounts[i]!.calls,

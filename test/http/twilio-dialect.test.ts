@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { messages } from '../../src/errors';
+import { apiKeyOf } from '../../src/generators/account';
 import type { AccountSpec } from '../../src/generators/account-spec';
 import { byCalls, makeEmulator } from '../support/app';
 
@@ -415,6 +416,23 @@ describe('accounts and logins', () => {
     const list = await as(1, '/2010-04-01/Accounts.json');
     expect(list.body.accounts.map((a: Item) => a.sid)).toEqual([sid(1), sid(2)]);
     expect(list.body.accounts[0].owner_account_sid).toBe(sid(1));
+  });
+
+  test("an API key (SK…:secret) logs in as its account, and reads what the account's own credentials read", async () => {
+    const key = apiKeyOf(fam.world.seed, sid(1));
+    expect(key.sid).toMatch(/^SK[0-9a-f]{32}$/);
+    const withKey = (path: string, secret = key.secret) =>
+      request(fam.app).get(path).set('Authorization', basic(key.sid, secret));
+    expect((await withKey(`${V}/${sid(1)}/Calls.json`)).status).toBe(200);
+    expect((await withKey(`${V}/${sid(2)}/Recordings.json`)).status).toBe(200);
+    expect((await withKey(`${V}/${sid(3)}/Calls.json`)).status).toBe(403);
+    expect((await withKey(`${V}/${sid(1)}/Calls.json`, 'x'.repeat(32))).status).toBe(401);
+    // Another dialect knows no API keys.
+    const spec = makeEmulator({ accounts: ACCOUNTS });
+    const other = await request(spec.app)
+      .get(`/call/2012-04-24/Accounts/${sid(1)}/Calls.json`)
+      .set('Authorization', basic(key.sid, key.secret));
+    expect(other.status).toBe(401);
   });
 
   test('no credentials or wrong ones: 401, code 20003, Authenticate', async () => {
