@@ -173,12 +173,25 @@ export function createApp(deps: AppDeps): EmulatorApp {
     serverZone: deps.serverZone ?? 'UTC',
     caches: new ListCaches(),
   };
+  // Twilio's dialect serves the service's own API beside Twilio's (the inspector reads it), as
+  // other text for the same records: caches of its own.
+  const ownList: ListSettings | null =
+    dialect.name === 'twilio'
+      ? {
+          ...listSettings,
+          dialect: DIALECTS.spec,
+          fileBase: fileBaseOf(deps.publicUrl, DIALECTS.spec),
+          cache: new RenderCache(deps.cache),
+          caches: new ListCaches(),
+        }
+      : null;
   const onInternal = deps.onInternalError ?? ((err: unknown) => console.error(err));
   const app = lazyListener(
     async () =>
       (await import('./express-app')).expressApp({
         admin,
         listSettings,
+        ...(ownList === null ? {} : { ownList }),
         log,
         strict,
         cors: deps.cors === true,
@@ -193,8 +206,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
   const door = frontDoor({
     next: app,
     // CORS headers are express middleware's: with them on, every request goes through express.
-    // Twilio's dialect has no Restcomm mount for the lane to serve.
-    lane: deps.cors === true || dialect.mounts.length === 0 ? null : listLane(world, listSettings, onInternal),
+    lane: deps.cors === true ? null : listLane(world, ownList ?? listSettings, onInternal),
     world,
     journal,
     faults,

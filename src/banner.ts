@@ -1,5 +1,6 @@
 import type { Config } from './config';
-import { adminRoutes, CONSOLE_MOUNT, callsListPath, callsListUri, RESTCOMM_MOUNT } from './format/uris';
+import { adminRoutes, CONSOLE_MOUNT, callsListPath, callsListUri, RESTCOMM_MOUNT, twilioListUri } from './format/uris';
+import { apiKeyOf } from './generators/account';
 import type { DumpReport } from './input/restcomm-dump';
 import type { RunningEmulator } from './server';
 
@@ -35,7 +36,7 @@ export function banner(em: RunningEmulator, config: Readonly<Config>): string {
     String(a.recordings.count),
     a.profile.friendlyName,
   ]);
-  const tokenHead = config.dialect === 'restcomm' ? 'auth token' : 'token (Basic user name)';
+  const tokenHead = config.dialect === 'spec' ? 'token (Basic user name)' : 'auth token';
   const head = ['account sid', tokenHead, 'calls', 'recordings', 'name'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
   const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}`.trimEnd();
@@ -51,7 +52,13 @@ export function banner(em: RunningEmulator, config: Readonly<Config>): string {
     line(head),
     ...rows.map(line),
   ];
-  if (first !== undefined && config.dialect === 'restcomm') {
+  if (first !== undefined && config.dialect === 'twilio') {
+    const sid = first.profile.sid;
+    const key = apiKeyOf(first.context.seed, sid);
+    lines.push(`Try: curl -u ${sid}:${first.profile.token} ${em.url}${twilioListUri(sid, 'Calls')}`);
+    lines.push(`Twilio logins: AccountSid:AuthToken, or an API key (${key.sid}:${key.secret} is ${sid}'s)`);
+    lines.push(`twilio-node: client.api.baseUrl = '${em.url}'; twilio-python: client.api.base_url = '${em.url}'`);
+  } else if (first !== undefined && config.dialect === 'restcomm') {
     const sid = first.profile.sid;
     lines.push(`Try: curl -u ${sid}:${first.profile.token} ${em.url}${RESTCOMM_MOUNT}${callsListUri(sid)}.json`);
     lines.push(

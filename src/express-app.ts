@@ -19,6 +19,8 @@ import { mountTwilio } from './routes/twilio-api';
 export interface ExpressParts {
   admin: AdminContext;
   listSettings: ListSettings;
+  /** Twilio's dialect: the service's own API's settings beside it (its own dialect and caches). */
+  ownList?: ListSettings;
   log: WriteLog;
   strict: boolean;
   cors: boolean;
@@ -50,17 +52,18 @@ export function expressApp(parts: ExpressParts): Express {
     const openAdmin = parts.adminToken !== null;
     app.use((req, res, next) => (openAdmin || !req.path.startsWith(ADMIN) ? allowAll(req, res, next) : next()));
   }
+  // Twilio's dialect serves the service's own API too, under /call, with caches of its own (the
+  // same record is other text there): the inspector and the admin client's examples read it.
   if (listSettings.dialect.name === 'twilio')
     mountTwilio(app, admin.world, listSettings, admin.callbacks, twilioWrites(parts.log));
-  else {
-    mountApi(
-      app,
-      admin.world,
-      listSettings,
-      createCallHandler(listSettings, submitCreate(parts.log, parts.strict)),
-      submitRecordingDelete(parts.log),
-    );
-  }
+  const own = parts.ownList ?? listSettings;
+  mountApi(
+    app,
+    admin.world,
+    own,
+    createCallHandler(own, submitCreate(parts.log, parts.strict)),
+    submitRecordingDelete(parts.log),
+  );
   mountAdmin(app, admin, {
     token: parts.adminToken,
     hosts: new Set(parts.adminHosts.map((h) => h.toLowerCase())),

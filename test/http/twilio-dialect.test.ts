@@ -375,6 +375,21 @@ describe('records', () => {
   });
 });
 
+describe("the service's own API beside Twilio's", () => {
+  test('/call answers as the spec dialect does, byte for byte, after Twilio pages of the same records', async () => {
+    const path = `/call/2012-04-24/Accounts/${acme.sid}/Calls.json?PageSize=25&Page=2`;
+    await get(`${V}/${acme.sid}/Calls.json?PageSize=1000`);
+    for (let i = 0; i < 2; i++) {
+      const ours = await request(app).get(path).set('Authorization', basic(acme.token, ''));
+      const theirs = await request(spec.app).get(path).set('Authorization', basic(acme.token, ''));
+      expect([ours.status, ours.text]).toEqual([200, theirs.text]);
+    }
+    // And Twilio's pages stay Twilio's after the service's own were written.
+    const again = await get(`${V}/${acme.sid}/Calls.json?PageSize=1000`);
+    expect(again.body.calls[0].sid).toMatch(/^CA[0-9a-f]{32}$/);
+  });
+});
+
 describe('accounts and logins', () => {
   const sid = (n: number) => `AC${String(n).padStart(32, '0')}`;
   const ACCOUNTS: AccountSpec[] = [

@@ -148,6 +148,28 @@ describe('the built server', () => {
     }
   });
 
+  test("--dialect twilio: the printed curl and API key log in, and the pasted command answers Twilio's page", async () => {
+    const em = await startCli(['--dialect', 'twilio']);
+    try {
+      const out = em.stdout();
+      const command = /^Try: (curl -u (AC[0-9a-f]{32}):([0-9a-f]{32}) (\S+))$/m.exec(out);
+      expect(command).not.toBeNull();
+      const [, pasted, sid, , url] = command!;
+      expect(url).toBe(`${em.url}/2010-04-01/Accounts/${sid}/Calls.json`);
+      const { stdout } = await promisify(execFile)('sh', ['-c', `${pasted} -s`]);
+      expect(JSON.parse(stdout).calls).toHaveLength(50);
+      const key = new RegExp(`API key \\((SK[0-9a-f]{32}):([0-9a-f]{32}) is ${sid}'s\\)`).exec(out);
+      expect(key).not.toBeNull();
+      const withKey = await fetch(url!, {
+        headers: { Authorization: `Basic ${Buffer.from(`${key![1]}:${key![2]}`).toString('base64')}` },
+      });
+      expect(withKey.status).toBe(200);
+      expect(out).toContain(`client.api.baseUrl = '${em.url}'`);
+    } finally {
+      await em.stop();
+    }
+  });
+
   test('npm start, then the printed curl command, verbatim', async () => {
     const { spawn } = await import('node:child_process');
     const { ROOT } = await import('../support/process');

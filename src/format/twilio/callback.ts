@@ -78,7 +78,7 @@ export function twilioCallbackRequest(
 ): CallbackRequest | undefined {
   const verb = method.toUpperCase();
   if (verb !== 'GET' && verb !== 'POST') return undefined;
-  const form = new URLSearchParams(params.map(([k, v]) => [k, v ?? ''])).toString();
+  const form = new URLSearchParams(params.map(([k, v]): [string, string] => [k, v ?? ''])).toString();
   const url = verb === 'GET' ? `${target.href}${target.search === '' ? '?' : '&'}${form}` : target.href;
   const signature = twilioSignature(token, url, verb === 'POST' ? params : []);
   const headers: Record<string, string> = { 'User-Agent': 'TwilioProxy/1.1', 'X-Twilio-Signature': signature };
