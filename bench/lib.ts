@@ -80,8 +80,9 @@ export function spawnServer(args: string[], needTry: boolean, timeoutMs = 30_000
     proc.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      // The service's own form (`-u TOKEN: URL`); another dialect prints its own, and it is not read.
       const tryLine = /Try: curl -u (\S+): (\S+)/.exec(out);
-      if (url === undefined || (needTry && tryLine === null)) return;
+      if (url === undefined || (needTry && !/Try: curl [^\n]*\n/.test(out))) return;
       clearTimeout(timer);
       const child: Child = {
         proc,
@@ -116,10 +117,13 @@ export interface Timed {
   ms: number;
 }
 
-/** One GET over a keep-alive connection, timed from send to last byte. */
-export function timedGet(url: string, token?: string): Promise<Timed> {
+/** One GET over a keep-alive connection, timed from send to last byte; `user` given: Basic user:token. */
+export function timedGet(url: string, token?: string, user?: string): Promise<Timed & { body?: string }> {
   const headers: Record<string, string> = {};
-  if (token !== undefined) headers['authorization'] = basic(token);
+  if (token !== undefined) {
+    headers['authorization'] =
+      user === undefined ? basic(token) : `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+  }
   const t0 = process.hrtime.bigint();
   return new Promise((done, fail) => {
     http

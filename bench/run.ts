@@ -16,6 +16,7 @@ import { inspector } from './scenarios/inspector';
 import { sandboxes } from './scenarios/sandboxes';
 import { scale } from './scenarios/scale';
 import { throughput } from './scenarios/throughput';
+import { twilio } from './scenarios/twilio';
 import { walkWrites } from './scenarios/walk-writes';
 import { workers } from './scenarios/workers';
 import { writeLog } from './scenarios/write-log';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     sandboxes,
     inspector,
     writeLog,
+    twilio,
   };
   const at = process.argv.indexOf('--only');
   const only = at < 0 ? null : (process.argv[at + 1] ?? '');

@@ -17,8 +17,9 @@ import { Journal } from './journal/journal';
 import type { RequestLogger } from './logger';
 import type { PagingProfile } from './query/paging';
 import { ListCaches } from './routes/list-caches';
-import { listLane } from './routes/list-lane';
+import { type Lane, listLane } from './routes/list-lane';
 import type { ListSettings } from './routes/list-settings';
+import { twilioLane } from './routes/twilio-lists';
 import type { World } from './store/world';
 
 export interface AppDeps {
@@ -97,6 +98,19 @@ export interface EmulatorApp {
   pumpCallbacks(): void;
   /** Aborts status callbacks under way and ends those waiting: a stopping server's last step. */
   closeCallbacks(): void;
+}
+
+/** The list lanes: the service's own lists, and Twilio's before them in its dialect. */
+function lanes(
+  world: World,
+  settings: ListSettings,
+  own: ListSettings | null,
+  onInternal: (err: unknown) => void,
+): Lane {
+  const ownLane = listLane(world, own ?? settings, onInternal);
+  if (own === null) return ownLane;
+  const twilio = twilioLane(world, settings, onInternal);
+  return (req, res) => twilio(req, res) || ownLane(req, res);
 }
 
 /**
@@ -206,7 +220,7 @@ export function createApp(deps: AppDeps): EmulatorApp {
   const door = frontDoor({
     next: app,
     // CORS headers are express middleware's: with them on, every request goes through express.
-    lane: deps.cors === true ? null : listLane(world, ownList ?? listSettings, onInternal),
+    lane: deps.cors === true ? null : lanes(world, listSettings, ownList, onInternal),
     world,
     journal,
     faults,

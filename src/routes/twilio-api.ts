@@ -4,7 +4,6 @@ import { authedAccount, requireAccount, requireLogin } from '../auth';
 import type { CallbackDesk } from '../callbacks/callback-desk';
 import { ApiError, messages } from '../errors';
 import { ENVELOPES } from '../format/envelopes';
-import type { ListWire } from '../format/list-wire';
 import { twilioAccountJson } from '../format/twilio/account';
 import { twilioCallJson } from '../format/twilio/call';
 import { twilioEventJson } from '../format/twilio/event';
@@ -12,15 +11,11 @@ import { twilioSid } from '../format/twilio/fields';
 import { twilioNotificationJson } from '../format/twilio/notification';
 import { twilioCallRecordingJson, twilioRecordingJson } from '../format/twilio/recording';
 import { twilioAccountsUri, twilioCallUri, twilioListUri, twilioRoutes } from '../format/uris';
-import type { CallRecord } from '../generators/call-record';
 import type { ListName } from '../generators/list-names';
-import type { RecordingRecord } from '../generators/recording';
 import { accountCreatedSec } from '../generators/timeline';
 import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
-import type { FilterableCall, FilterableRecording } from '../query/filters';
 import type { PageWindow } from '../query/paging';
-import { TWILIO_CALL_FILTERS, TWILIO_RECORDING_FILTERS } from '../query/twilio-filters';
 import { parseTwilioQuery, TWILIO_BAD_TOKEN } from '../query/twilio-query';
 import { findTwilioRecord } from '../store/twilio-sids';
 import type { Account, World } from '../store/world';
@@ -28,7 +23,7 @@ import { mountAudio } from './audio';
 import { formText, readFormBody } from './create-call';
 import type { ListSettings } from './list-settings';
 import { between, sendBody } from './send-page';
-import { serveTwilioList, type TwilioList } from './twilio-lists';
+import { serveTwilioList, TWILIO_LISTS, type TwilioList } from './twilio-lists';
 
 const ALLOW = 'GET, HEAD';
 
@@ -59,37 +54,6 @@ export function twilioForm(text: string): Record<string, string> {
   }
   return form;
 }
-
-/** A list's wire in Twilio's dialect: JSON only (the XML members are never asked for). */
-function twilioWire<R>(key: ListName, item: ListWire<R>['item']): ListWire<R> {
-  return {
-    key,
-    uri: (accountSid) => twilioListUri(accountSid, key === 'calls' ? 'Calls' : 'Recordings'),
-    item,
-    xml: { element: key, paged: false },
-    xmlItem: () => {
-      throw new ApiError(406, messages.notAcceptable);
-    },
-  };
-}
-
-/** Twilio's two account lists. */
-export const TWILIO_LISTS = {
-  calls: {
-    name: 'calls',
-    sidPrefix: 'CA',
-    filters: TWILIO_CALL_FILTERS,
-    table: (a: Account) => a.tables.calls,
-    wire: twilioWire<CallRecord>('calls', (c, sid) => twilioCallJson(c, sid)),
-  } satisfies TwilioList<CallRecord, FilterableCall>,
-  recordings: {
-    name: 'recordings',
-    sidPrefix: 'RE',
-    filters: TWILIO_RECORDING_FILTERS,
-    table: (a: Account) => a.tables.recordings,
-    wire: twilioWire<RecordingRecord>('recordings', (r, sid, base) => twilioRecordingJson(r, sid, base)),
-  } satisfies TwilioList<RecordingRecord, FilterableRecording>,
-} as const;
 
 /**
  * A short list paged as Twilio pages: `PageSize`, and the cursor as a place in `items` (a

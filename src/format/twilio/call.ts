@@ -1,5 +1,6 @@
 import { shownDuration, shownEndMs, shownStartSec } from '../../generators/call-life';
 import type { CallRecord } from '../../generators/call-record';
+import { jsonString } from '../json-string';
 import { TWILIO_VERSION, twilioCallUri } from '../uris';
 import { callPriceUnits, formattedNumber, twilioCallStatus, twilioDate, twilioPrice, twilioSid } from './fields';
 
@@ -25,45 +26,60 @@ const CALL_SUBRESOURCES: readonly [string, string][] = [
  * @example twilioCallJson(call, 'AC1') // '{"sid":"CA…","date_created":"Sun, 01 Jun 2025 02:17:08 +0000",…}'
  */
 export function twilioCallJson(call: CallRecord, accountSid: string): string {
-  return JSON.stringify(twilioCall(call, accountSid));
-}
-
-/** The call's members (see `twilioCallJson`). */
-export function twilioCall(call: CallRecord, accountSid: string): Record<string, unknown> {
   const sid = twilioSid(call.sid);
   const status = twilioCallStatus(call);
   const completed = status === 'completed';
-  const dialed = status !== 'queued';
   const endMs = shownEndMs(call) ?? call.endMs;
   const duration = completed ? (shownDuration(call) ?? 0) : null;
   const start = shownStartSec(call);
   const parent = call.row?.parent_call_sid ?? null;
-  return {
-    sid,
-    date_created: twilioDate(call.startSec),
-    date_updated: twilioDate(Math.floor((call.live?.updatedSec ?? endMs / 1000) as number)),
-    parent_call_sid: parent === null ? null : twilioSid(parent),
-    account_sid: accountSid,
-    to: call.to,
-    to_formatted: formattedNumber(call.to),
-    from: call.from,
-    from_formatted: formattedNumber(call.from),
-    phone_number_sid: call.phoneNumberSid === '' ? null : call.phoneNumberSid,
-    status,
-    start_time: dialed && Number.isFinite(start) ? twilioDate(start) : null,
-    end_time: completed ? twilioDate(Math.floor(endMs / 1000)) : null,
-    duration: duration === null ? null : String(duration),
-    price: duration === null ? null : twilioPrice(callPriceUnits(call.direction, duration)),
-    price_unit: 'USD',
-    direction: call.direction,
-    answered_by: null,
-    api_version: TWILIO_VERSION,
-    forwarded_from: null,
-    group_sid: null,
-    caller_name: call.callerName === '' ? null : call.callerName,
-    queue_time: '0',
-    trunk_sid: null,
-    uri: twilioCallUri(accountSid, sid),
-    subresource_uris: Object.fromEntries(CALL_SUBRESOURCES.map(([k, seg]) => [k, twilioCallUri(accountSid, sid, seg)])),
-  };
+  const uri = twilioCallUri(accountSid, sid, '');
+  const base = uri.slice(0, -'.json'.length);
+  // One `+` chain, as the service's own call writer (format/call.ts): a page writes fifty fresh.
+  return (
+    '{"sid":"' +
+    sid +
+    '","date_created":"' +
+    twilioDate(call.startSec) +
+    '","date_updated":"' +
+    twilioDate(call.live?.updatedSec ?? Math.floor(endMs / 1000)) +
+    '","parent_call_sid":' +
+    text(parent === null ? null : twilioSid(parent)) +
+    ',"account_sid":"' +
+    accountSid +
+    '","to":' +
+    jsonString(call.to) +
+    ',"to_formatted":' +
+    jsonString(formattedNumber(call.to)) +
+    ',"from":' +
+    jsonString(call.from) +
+    ',"from_formatted":' +
+    jsonString(formattedNumber(call.from)) +
+    ',"phone_number_sid":' +
+    text(call.phoneNumberSid === '' ? null : call.phoneNumberSid) +
+    ',"status":"' +
+    status +
+    '","start_time":' +
+    text(status !== 'queued' && Number.isFinite(start) ? twilioDate(start) : null) +
+    ',"end_time":' +
+    text(completed ? twilioDate(Math.floor(endMs / 1000)) : null) +
+    ',"duration":' +
+    text(duration === null ? null : String(duration)) +
+    ',"price":' +
+    text(duration === null ? null : twilioPrice(callPriceUnits(call.direction, duration))) +
+    ',"price_unit":"USD","direction":' +
+    jsonString(call.direction) +
+    ',"answered_by":null,"api_version":"' +
+    TWILIO_VERSION +
+    '","forwarded_from":null,"group_sid":null,"caller_name":' +
+    text(call.callerName === '' ? null : call.callerName) +
+    ',"queue_time":"0","trunk_sid":null,"uri":"' +
+    uri +
+    '","subresource_uris":{' +
+    CALL_SUBRESOURCES.map(([k, seg]) => `"${k}":"${base}/${seg}.json"`).join(',') +
+    '}}'
+  );
 }
+
+/** A JSON string, or null. */
+const text = (value: string | null) => (value === null ? 'null' : jsonString(value));
