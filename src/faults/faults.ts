@@ -309,7 +309,7 @@ export class Faults {
           delayMs: 0,
           respond: {
             status: 429,
-            body: this.errorBody(429, messages.rateLimited(rate.limit, rate.window_s)),
+            body: this.errorBody(429, messages.rateLimited(rate.limit, rate.window_s), undefined, spec.path),
             headers: { 'Content-Type': 'application/json', 'Retry-After': String(r.retryS), ...spec.headers },
           },
         };

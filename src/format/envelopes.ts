@@ -1,7 +1,7 @@
 import { type EnvelopeBuilder, errorBody, restcommEnvelope } from './envelope';
 import { twilioEnvelope } from './twilio/envelope';
 import { twilioErrorBody } from './twilio/error';
-import type { DialectName } from './uris';
+import { type DialectName, TWILIO_VERSION } from './uris';
 
 /**
  * Each dialect's envelope: the one place a list page's surrounding text is chosen. The service
@@ -14,16 +14,24 @@ export const ENVELOPES: Readonly<Record<DialectName, EnvelopeBuilder>> = {
   twilio: twilioEnvelope,
 };
 
-/** An error's body from its status, message and (a dialect's own) code. */
-export type ErrorBodyBuilder = (status: number, message: string, code?: number) => string;
+/**
+ * An error's body from its status, message, (a dialect's own) code, and the path it answers
+ * (absent: the dialect's own API).
+ */
+export type ErrorBodyBuilder = (status: number, message: string, code?: number, path?: string) => string;
 
 /**
- * Each dialect's error body: `{"message"}` as production's SortBy errors, or Twilio's
- * `{code, message, more_info, status}`.
+ * Each dialect's error body: `{"message"}` as production's SortBy errors, or, under Twilio's
+ * `/2010-04-01` paths, Twilio's `{code, message, more_info, status}`. The admin API and the
+ * service's own API answer `{"message"}` in every dialect.
  * @example ERROR_BODIES.spec(400, 'Bad') // '{"message":"Bad"}'
+ * @example ERROR_BODIES.twilio(400, 'Bad', undefined, '/__admin/reset') // '{"message":"Bad"}'
  */
 export const ERROR_BODIES: Readonly<Record<DialectName, ErrorBodyBuilder>> = {
   spec: (_status, message) => errorBody(message),
   restcomm: (_status, message) => errorBody(message),
-  twilio: twilioErrorBody,
+  twilio: (status, message, code, path) =>
+    path === undefined || path.startsWith(`/${TWILIO_VERSION}/`)
+      ? twilioErrorBody(status, message, code)
+      : errorBody(message),
 };

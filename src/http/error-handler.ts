@@ -56,7 +56,7 @@ export function writeError(
     return;
   }
   for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
-  const body = bodyOf(apiError.status, apiError.message, apiError.code);
+  const body = bodyOf(apiError.status, apiError.message, apiError.code, res.req?.url ?? '');
   res.statusCode = apiError.status;
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(body));

@@ -234,3 +234,56 @@ describe('update and delete', () => {
     expect(after.body.calls.map((c: Item) => c.sid)).not.toContain(call.sid);
   });
 });
+
+describe('sandboxes, the clock, resets and the state in the dialect', () => {
+  test("a sandbox is an account of Twilio's: its own sid, token and API key, the parent's calls, writes of its own", async () => {
+    const { app } = emulator();
+    const fork = await request(app)
+      .post('/__admin/sandboxes')
+      .type('json')
+      .send(JSON.stringify({ from: SID }));
+    expect(fork.status).toBe(201);
+    const {
+      sid,
+      token,
+      api_key: key,
+    } = fork.body as { sid: string; token: string; api_key: { sid: string; secret: string } };
+    const mine = await request(app).get(`/2010-04-01/Accounts/${sid}/Calls.json`).auth(sid, token);
+    const theirs = await auth(request(app).get(`${V}/Calls.json`));
+    expect(mine.body.calls.map((c: Item) => c.sid)).toEqual(theirs.body.calls.map((c: Item) => c.sid));
+    expect(mine.body.calls[0].account_sid).toBe(sid);
+    const byKey = await request(app).get(`/2010-04-01/Accounts/${sid}/Calls.json`).auth(key.sid, key.secret);
+    expect(byKey.status).toBe(200);
+    const created = await request(app)
+      .post(`/2010-04-01/Accounts/${sid}/Calls.json`)
+      .auth(sid, token)
+      .type('form')
+      .send(new URLSearchParams({ ...base, To: '+15550000001' }).toString());
+    expect(created.status).toBe(201);
+    const after = await auth(request(app).get(`${V}/Calls.json`));
+    expect(after.body.calls.map((c: Item) => c.sid)).not.toContain(created.body.sid);
+    // The state export holds the created call; an import into a fresh emulator answers alike.
+    const state = await request(app).get(`/__admin/accounts/${sid}/state`);
+    expect(state.status).toBe(200);
+    const hash = (await request(app).get('/__admin/state/hash')).body.hash;
+    const whole = await request(app).get('/__admin/state');
+    const other = emulator();
+    const put = await request(other.app).put('/__admin/state').type('json').send(JSON.stringify(whole.body));
+    expect(put.status).toBe(200);
+    expect((await request(other.app).get('/__admin/state/hash')).body.hash).toBe(hash);
+    const again = await request(other.app)
+      .get(`/2010-04-01/Accounts/${sid}/Calls/${created.body.sid}.json`)
+      .auth(sid, token);
+    expect([again.status, again.body.to]).toEqual([200, '+15550000001']);
+    // A reset takes a write back; an admin error keeps the admin API's own shape.
+    const mine2 = await create(app, { ...base, To: '+15550000001' });
+    expect((await auth(request(app).get(`${V}/Calls.json?PageSize=1000`))).body.calls).toHaveLength(6);
+    const reset = await request(app).post(`/__admin/accounts/${SID}/reset`);
+    expect(reset.status).toBe(200);
+    const afterReset = await auth(request(app).get(`${V}/Calls.json?PageSize=1000`));
+    expect(afterReset.body.calls.map((c: Item) => c.sid)).not.toContain(mine2.body.sid);
+    expect(afterReset.body.calls).toHaveLength(5);
+    const bad = await request(app).post('/__admin/clock').type('json').send('{"advance": "soon"}');
+    expect([bad.status, Object.keys(bad.body)]).toEqual([400, ['message']]);
+  });
+});
