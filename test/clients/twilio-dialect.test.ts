@@ -1,6 +1,11 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import twilio6 from 'twilio';
 import twilio4 from 'twilio-v4';
 import twilio5 from 'twilio-v5';
+import ts from 'typescript';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator';
 import { receiver, statusesOf } from '../support/receiver';
 
@@ -236,6 +241,50 @@ describe.each(LIBRARIES)('twilio-node %s writes', (version, make) => {
       expect(journal.map((r) => r.status)).toEqual([200, 200, 429, 429]);
     } finally {
       await admin('DELETE', '/__admin/faults');
+    }
+  });
+});
+
+describe("README's snippets for twilio-node and twilio-python, as printed", () => {
+  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const block = (lang: string, needle: string) =>
+    [...readme.matchAll(new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``, 'g'))]
+      .map((m) => m[1] as string)
+      .find((b) => b.includes(needle));
+
+  test('both print the busy calls of the default account, newest first, a line each', async () => {
+    const node = block('ts', 'client.api.baseUrl');
+    const python = block('python', 'client.api.base_url');
+    expect([node, python]).toEqual([expect.any(String), expect.any(String)]);
+    const dflt = await startEmulator({ dialect: 'twilio' });
+    try {
+      const [first] = dflt.accounts;
+      const res = await fetch(`${dflt.url}/2010-04-01/Accounts/${first?.sid}/Calls.json?PageSize=1000&Status=busy`, {
+        headers: { Authorization: `Basic ${Buffer.from(`${first?.sid}:${first?.token}`).toString('base64')}` },
+      });
+      const busy = ((await res.json()) as { calls: Item[] }).calls.map((c) => `${c.sid} ${c['to']}`);
+      expect(busy.length).toBeGreaterThan(0);
+      const body = (node as string)
+        .replace("import twilio from 'twilio';", '')
+        .replaceAll('http://127.0.0.1:8080', dflt.url);
+      const js = ts.transpileModule(`exports.run = (async () => {${body}})();`, {
+        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
+      const printed: string[] = [];
+      const exported: { run?: Promise<void> } = {};
+      new Function('exports', 'twilio', 'console', js)(exported, twilio6, {
+        log: (...parts: unknown[]) => printed.push(parts.join(' ')),
+      });
+      await exported.run;
+      expect(printed).toEqual(busy);
+      if (!existsSync('/usr/bin/python3') || spawnSync('/usr/bin/python3', ['-c', 'import twilio.rest']).status !== 0)
+        return;
+      // Not spawnSync: the emulator answering it runs in this process.
+      const script = (python as string).replaceAll('http://127.0.0.1:8080', dflt.url);
+      const py = await promisify(execFile)('/usr/bin/python3', ['-c', script]);
+      expect(py.stdout.trim().split('\n')).toEqual(busy);
+    } finally {
+      await dflt.close();
     }
   });
 });

@@ -20,6 +20,7 @@ export const DOC_FILES = [
     'determinism',
     'quirks',
     'clients',
+    'twilio',
     'production-data',
     'scale-out',
     'performance',
