@@ -351,6 +351,8 @@ export const messages = {
     'Record=true is not emulated yet: the emulator makes no recording of a created call; leave Record out or false',
   twilioUpdateStatus: (got: string) => `Status must be canceled or completed, got ${q(got)}`,
   twilioNotInProgress: 'Call is not in-progress. Cannot redirect.',
+  twilioMp3:
+    "A recording's audio as MP3 is not emulated yet: ask for it as .wav or with no suffix (WAV, Twilio's default)",
   // Warnings: what production ignores or reads differently, said in a header and the journal.
   repeatedParameter: (name: string) => `Parameter ${name} is given more than once; the first value counts`,
   caseSensitiveParameter: (name: string, meant: string) =>

@@ -211,6 +211,10 @@ export function mountTwilio(
     writes.deleteRecording(authedAccount(res), String(req.params['recordingSid']), req.path, res),
   );
   app.all(r.recording, methodNotAllowed(`${ALLOW}, DELETE`));
+  // Before the audio's routes, whose sid would take `.mp3` in.
+  app.get(r.recordingMp3, () => {
+    throw new ApiError(406, messages.twilioMp3);
+  });
   // After the `.json` route: a sid with no suffix is the audio, as Twilio's media_url names it.
   mountAudio(app, world, [r.recordingWav, r.recordingMedia]);
 

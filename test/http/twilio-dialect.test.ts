@@ -332,6 +332,8 @@ describe('records', () => {
       const audio = await request(app).get(`${V}/${acme.sid}/Recordings/${rec.sid}${suffix}`);
       expect([audio.status, audio.headers['content-type']]).toEqual([200, 'audio/wav']);
     }
+    const mp3 = await request(app).get(`${V}/${acme.sid}/Recordings/${rec.sid}.mp3`);
+    expect([mp3.status, mp3.body.message]).toEqual([406, messages.twilioMp3]);
   });
 
   test("a call's notifications carry error_code and log as strings", async () => {
