@@ -531,3 +531,88 @@ withRedis('--redis: a client whose pages go round robin to the replicas, and fau
     }
   });
 });
+
+withRedis('--dialect twilio over --redis: two replicas apply the same creates, updates and deletes', () => {
+  let redis: RedisServer;
+  let a: Spawned;
+  let b: Spawned;
+  beforeAll(async () => {
+    redis = await startRedis(redisServer as string);
+    a = await startCli(['--redis', redis.url, '--dialect', 'twilio', ...PUBLIC]);
+    b = await startCli(['--redis', redis.url, '--dialect', 'twilio', '--workers', '2', ...PUBLIC]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await redis?.stop();
+  });
+
+  /** A form POST or a DELETE of Twilio's, with the main account's credentials. */
+  function twilioWrite(base: string, method: string, path: string, form?: Record<string, string>) {
+    return new Promise<Answer>((resolve, reject) => {
+      const payload = form === undefined ? undefined : new URLSearchParams(form).toString();
+      const req = request(
+        `${base}${path}`,
+        {
+          method,
+          agent: false,
+          headers: {
+            Authorization: `Basic ${Buffer.from(`${MAIN}:${MAIN_TOKEN}`).toString('base64')}`,
+            ...(payload === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => {
+            const v = res.headers['x-callrec-version'];
+            resolve({
+              status: res.statusCode ?? 0,
+              version: v === undefined ? null : Number(v),
+              text,
+              json: text === '' ? null : JSON.parse(text),
+            });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  test('a call created on one replica is fetched, updated and deleted on the other, in Twilio shapes', async () => {
+    const calls = `/2010-04-01/Accounts/${MAIN}/Calls.json`;
+    const made = await twilioWrite(a.url, 'POST', calls, {
+      To: '+15550001111',
+      From: '+15126002188',
+      Url: 'http://127.0.0.1:1/x',
+    });
+    expect(made.status).toBe(201);
+    const call = made.json as { sid: string; uri: string };
+    const seen = { 'X-Callrec-Version': String(made.version) };
+    const auth = { Authorization: `Basic ${Buffer.from(`${MAIN}:${MAIN_TOKEN}`).toString('base64')}` };
+    const fetched = await send(b.url, 'GET', call.uri, undefined, { ...seen, ...auth });
+    expect([fetched.status, (fetched.json as { sid: string }).sid]).toEqual([200, call.sid]);
+    const updated = await twilioWrite(b.url, 'POST', call.uri, { Status: 'canceled' });
+    expect([updated.status, (updated.json as { status: string }).status]).toEqual([200, 'canceled']);
+    const after = await send(a.url, 'GET', call.uri, undefined, {
+      'X-Callrec-Version': String(updated.version),
+      ...auth,
+    });
+    expect((after.json as { status: string }).status).toBe('canceled');
+    const gone = await twilioWrite(a.url, 'DELETE', call.uri);
+    expect(gone.status).toBe(204);
+    const missing = await send(b.url, 'GET', call.uri, undefined, {
+      'X-Callrec-Version': String(gone.version),
+      ...auth,
+    });
+    expect([missing.status, (missing.json as { code: number }).code]).toEqual([404, 20404]);
+    const hashes = await Promise.all(
+      [a.url, b.url].map(
+        async (u) =>
+          (await send(u, 'GET', '/__admin/state/hash', undefined, { 'X-Callrec-Version': String(gone.version) })).json,
+      ),
+    );
+    expect(hashes[0]).toEqual(hashes[1]);
+  });
+});
