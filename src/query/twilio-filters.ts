@@ -125,3 +125,42 @@ export const TWILIO_RECORDING_FILTERS: FilterDefs<FilterableRecording> = {
     return () => true;
   },
 };
+
+/** A call's recordings: `DateCreated` in its three forms, as its list's parameters are. */
+export const TWILIO_CALL_RECORDING_FILTERS: FilterDefs<FilterableRecording> = {
+  ...timeFilters('DateCreated', (r: FilterableRecording) => r.createdSec * 1000),
+};
+
+/** What a notification filter of Twilio's reads. */
+export interface TwilioFilterableNotification {
+  createdSec: number;
+  log: number;
+}
+
+/** A call's notifications: `Log` (0 an error, 1 a warning) and `MessageDate` in its three forms. */
+export const TWILIO_NOTIFICATION_FILTERS: FilterDefs<TwilioFilterableNotification> = {
+  Log: (value, name) => {
+    if (value !== '0' && value !== '1')
+      throw new ApiError(400, messages.twilioEnum(name, ['0', '1'], value), {}, TWILIO_BAD_PARAMETER);
+    return (n) => String(n.log) === value;
+  },
+  ...timeFilters('MessageDate', (n: TwilioFilterableNotification) => n.createdSec * 1000),
+};
+
+/** What an account filter reads. */
+export interface TwilioFilterableAccount {
+  friendlyName: string;
+  status: string;
+}
+
+const ACCOUNT_STATUSES = ['active', 'suspended', 'closed'];
+
+/** The accounts list: `FriendlyName` exact, `Status` one of Twilio's. */
+export const TWILIO_ACCOUNT_FILTERS: FilterDefs<TwilioFilterableAccount> = {
+  FriendlyName: exact((a) => a.friendlyName),
+  Status: (value, name) => {
+    if (!ACCOUNT_STATUSES.includes(value))
+      throw new ApiError(400, messages.twilioEnum(name, ACCOUNT_STATUSES, value), {}, TWILIO_BAD_PARAMETER);
+    return (a) => a.status === value;
+  },
+};

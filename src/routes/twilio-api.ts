@@ -4,18 +4,25 @@ import { authedAccount, requireAccount, requireLogin } from '../auth';
 import type { CallbackDesk } from '../callbacks/callback-desk';
 import { ApiError, messages } from '../errors';
 import { ENVELOPES } from '../format/envelopes';
-import { twilioAccountJson } from '../format/twilio/account';
+import { twilioAccountJson, twilioAccountStatus } from '../format/twilio/account';
 import { twilioCallJson } from '../format/twilio/call';
 import { twilioEventJson } from '../format/twilio/event';
 import { twilioSid } from '../format/twilio/fields';
 import { twilioNotificationJson } from '../format/twilio/notification';
 import { twilioCallRecordingJson, twilioRecordingJson } from '../format/twilio/recording';
 import { twilioAccountsUri, twilioCallUri, twilioListUri, twilioRoutes } from '../format/uris';
+import { statusOf } from '../generators/account-spec';
 import type { ListName } from '../generators/list-names';
 import { accountCreatedSec } from '../generators/timeline';
 import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
+import type { FilterDefs } from '../query/filters';
 import type { PageWindow } from '../query/paging';
+import {
+  TWILIO_ACCOUNT_FILTERS,
+  TWILIO_CALL_RECORDING_FILTERS,
+  TWILIO_NOTIFICATION_FILTERS,
+} from '../query/twilio-filters';
 import { parseTwilioQuery, TWILIO_BAD_TOKEN } from '../query/twilio-query';
 import { findTwilioRecord } from '../store/twilio-sids';
 import type { Account, World } from '../store/world';
@@ -60,15 +67,16 @@ export function twilioForm(text: string): Record<string, string> {
  * call's recordings and notifications, an account's subaccounts: a few each). A cursor naming
  * none of them is a 400, code 21481.
  */
-function sendArrayPage(
+function sendArrayPage<R>(
   req: Request,
   res: Parameters<RequestHandler>[1],
-  key: string,
-  sidPrefix: string,
-  path: string,
-  items: readonly { sid: string; json: string }[],
+  list: { key: string; sidPrefix: string; path: string; filters?: FilterDefs<R> },
+  all: readonly { sid: string; json: string; record: R }[],
 ): void {
-  const query = parseTwilioQuery(exchangeOf(req).query, {}, sidPrefix);
+  const { key, sidPrefix, path } = list;
+  const query = parseTwilioQuery(exchangeOf(req).query, list.filters ?? {}, sidPrefix);
+  const filter = query.filter;
+  const items = filter === null ? all : all.filter((i) => filter.test(i.record));
   let offset = 0;
   let end = Math.min(items.length, query.pageSize);
   if (query.cursor !== null) {
@@ -100,6 +108,7 @@ function sendArrayPage(
     window,
     uri: path,
     sidAt: (k) => (page[k] as { sid: string }).sid,
+    params: query.params,
     ...(query.pageToken === undefined ? {} : { pageToken: query.pageToken }),
   });
   sendBody(res, 'json', head + page.map((i) => i.json).join(between('json')) + tail);
@@ -170,8 +179,14 @@ export function mountTwilio(
       .recordingsOfCall(callId)
       .map((id) => account.recordings.get(id))
       .sort((a, b) => b.createdSec - a.createdSec || (a.sid < b.sid ? -1 : 1));
-    const items = recs.map((rec) => ({ sid: rec.sid, json: twilioCallRecordingJson(rec, sid) }));
-    sendArrayPage(req, res, 'recordings', 'RE', twilioCallUri(sid, callSid, 'Recordings'), items);
+    const items = recs.map((rec) => ({ sid: rec.sid, json: twilioCallRecordingJson(rec, sid), record: rec }));
+    const path = twilioCallUri(sid, callSid, 'Recordings');
+    sendArrayPage(
+      req,
+      res,
+      { key: 'recordings', sidPrefix: 'RE', path, filters: TWILIO_CALL_RECORDING_FILTERS },
+      items,
+    );
   });
   app.all(r.callRecordings, methodNotAllowed(ALLOW));
 
@@ -182,9 +197,15 @@ export function mountTwilio(
     const callSid = twilioSid(account.calls.get(callId).sid);
     const items = account.notificationsOfCall(callId).map((id) => {
       const n = account.tables.notifications.get(id);
-      return { sid: n.sid, json: twilioNotificationJson(n, sid) };
+      return { sid: n.sid, json: twilioNotificationJson(n, sid), record: n };
     });
-    sendArrayPage(req, res, 'notifications', 'NO', twilioCallUri(sid, callSid, 'Notifications'), items);
+    const path = twilioCallUri(sid, callSid, 'Notifications');
+    sendArrayPage(
+      req,
+      res,
+      { key: 'notifications', sidPrefix: 'NO', path, filters: TWILIO_NOTIFICATION_FILTERS },
+      items,
+    );
   });
   app.all(r.callNotifications, methodNotAllowed(ALLOW));
 
@@ -197,8 +218,14 @@ export function mountTwilio(
       // Events have no sid: a cursor names one by its place in the journal.
       sid: `EV${e.seq.toString(16).padStart(32, '0')}`,
       json: twilioEventJson(e),
+      record: e,
     }));
-    sendArrayPage(req, res, 'events', 'EV', twilioCallUri(sid, twilioSid(call.sid), 'Events'), items);
+    sendArrayPage(
+      req,
+      res,
+      { key: 'events', sidPrefix: 'EV', path: twilioCallUri(sid, twilioSid(call.sid), 'Events') },
+      items,
+    );
   });
   app.all(r.callEvents, methodNotAllowed(ALLOW));
 
@@ -225,7 +252,7 @@ export function mountTwilio(
       friendlyName: a.profile.friendlyName,
       createdSec: accountCreatedSec(a.context, a.profile, a.spec.calls),
       ownerSid: a.spec.parent ?? a.profile.sid,
-      status: a.spec.verbatim?.account.status ?? 'active',
+      status: statusOf(a.spec),
     });
   app.get(r.account, ...auth, (_req, res) => sendBody(res, 'json', accountJson(authedAccount(res))));
   app.all(r.account, methodNotAllowed(ALLOW));
@@ -233,8 +260,13 @@ export function mountTwilio(
   app.get(r.accounts, ...requireLogin(world, settings.dialect), (req, res) => {
     const login = authedAccount(res);
     const family = [login, ...world.descendants(login.profile.sid)];
-    const items = family.map((a) => ({ sid: a.profile.sid, json: accountJson(a) }));
-    sendArrayPage(req, res, 'accounts', 'AC', twilioAccountsUri(), items);
+    const items = family.map((a) => ({
+      sid: a.profile.sid,
+      json: accountJson(a),
+      record: { friendlyName: a.profile.friendlyName, status: twilioAccountStatus(statusOf(a.spec)) },
+    }));
+    const list = { key: 'accounts', sidPrefix: 'AC', path: twilioAccountsUri(), filters: TWILIO_ACCOUNT_FILTERS };
+    sendArrayPage(req, res, list, items);
   });
   app.all(r.accounts, methodNotAllowed(ALLOW));
 }

@@ -349,6 +349,25 @@ describe('records', () => {
     });
   });
 
+  test("the short lists' own filters: a call's recordings by DateCreated, its notifications by Log and MessageDate", async () => {
+    const n = acme.store.tables.notifications.get(0);
+    const callSid = n.callSid.split('-')[1];
+    const day = new Date(n.createdSec * 1000).toISOString().slice(0, 10);
+    const notes = (q: string) => get(`${V}/${acme.sid}/Calls/${callSid}/Notifications.json?${q}`);
+    expect((await notes(`Log=${n.log}`)).body.notifications.map((x: Item) => x.sid)).toEqual([n.sid]);
+    expect((await notes(`Log=${1 - n.log}`)).body.notifications).toEqual([]);
+    expect((await notes(`MessageDate=${day}`)).body.notifications).toHaveLength(1);
+    expect((await notes(`MessageDate>=2099-01-01`)).body.notifications).toEqual([]);
+    const bad = await notes('Log=2');
+    expect([bad.status, bad.body.code]).toEqual([400, 20001]);
+    const recs = await get(`${V}/${acme.sid}/Recordings.json?PageSize=1`);
+    const rec = recs.body.recordings[0];
+    const under = (q: string) => get(`${V}/${acme.sid}/Calls/${rec.call_sid}/Recordings.json?${q}`);
+    const created = new Date(Date.parse(rec.date_created)).toISOString().slice(0, 10);
+    expect((await under(`DateCreated=${created}`)).body.recordings.map((r: Item) => r.sid)).toContain(rec.sid);
+    expect((await under('DateCreated<=2000-01-01')).body.recordings).toEqual([]);
+  });
+
   test('a call with no callbacks has no events', async () => {
     const first = await get(`${V}/${acme.sid}/Calls.json?PageSize=1`);
     const events = await get(first.body.calls[0].subresource_uris.events);
@@ -432,6 +451,11 @@ describe('accounts and logins', () => {
     });
     const list = await as(1, '/2010-04-01/Accounts.json');
     expect(list.body.accounts.map((a: Item) => a.sid)).toEqual([sid(1), sid(2)]);
+    const byName = await as(1, '/2010-04-01/Accounts.json?FriendlyName=Sub');
+    expect(byName.body.accounts.map((a: Item) => a.sid)).toEqual([sid(2)]);
+    expect(byName.body.first_page_uri).toBe('/2010-04-01/Accounts.json?FriendlyName=Sub&PageSize=50&Page=0');
+    expect((await as(1, '/2010-04-01/Accounts.json?Status=closed')).body.accounts).toEqual([]);
+    expect((await as(1, '/2010-04-01/Accounts.json?Status=gone')).status).toBe(400);
     expect(list.body.accounts[0].owner_account_sid).toBe(sid(1));
   });
 

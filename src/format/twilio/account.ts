@@ -13,6 +13,15 @@ export interface TwilioAccountFacts {
   status: string;
 }
 
+/**
+ * Restcomm's account status in Twilio's words: Twilio has no `inactive` or `uninitialized`,
+ * which read `suspended`.
+ * @example twilioAccountStatus('uninitialized') // 'suspended'
+ */
+export function twilioAccountStatus(status: string): 'active' | 'suspended' | 'closed' {
+  return status === 'active' || status === 'closed' ? status : 'suspended';
+}
+
 /** The lists under an account this dialect serves, as its `subresource_uris` names them. */
 const ACCOUNT_LISTS: readonly [string, string][] = [
   ['calls', 'Calls'],
@@ -32,7 +41,7 @@ export function twilioAccountJson(a: TwilioAccountFacts): string {
 /** The account's members (see `twilioAccountJson`). */
 export function twilioAccount(a: TwilioAccountFacts): Record<string, unknown> {
   const created = twilioDate(a.createdSec);
-  const status = a.status === 'active' || a.status === 'closed' ? a.status : 'suspended';
+  const status = twilioAccountStatus(a.status);
   return {
     auth_token: a.token,
     date_created: created,
