@@ -129,8 +129,7 @@ describe.each(LIBRARIES)('twilio-node %s', (_version, make) => {
   });
 
   test("an API key bound to the account: the library's (apiKey, apiSecret, { accountSid })", async () => {
-    const [view] = em.accounts;
-    const { sid: keySid, secret } = view?.api_key as { sid: string; secret: string };
+    const { sid: keySid, secret } = (em.accounts[0] as { api_key: { sid: string; secret: string } }).api_key;
     const c = make(keySid, secret, { accountSid: sid });
     c.api.baseUrl = em.url;
     expect(sids(await c.calls.list({ limit: 20 }))).toEqual(sids(all.calls.slice(0, 20)));
