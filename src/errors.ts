@@ -180,6 +180,7 @@ export const problems = {
   createdAt: (created: string) => `must be an ISO 8601 instant within the second of date_created (${created})`,
   createdCall: 'is for calls made by POST Calls.json: direction outbound-api, with a final status',
   createdMethod: 'needs status_callback',
+  needsRecord: 'needs record: true',
   outcomeWeights: 'must give at least one outcome a weight above 0',
   restartOrder: (now: string) =>
     `must be an instant no earlier than the restart before it and no later than the account's clock (${now})`,
@@ -347,8 +348,8 @@ export const messages = {
   twilioCreateTo: "No 'To' number is specified",
   twilioCreateFrom: "No 'From' number is specified",
   twilioCreateUrl: "A 'Url', 'Twiml' or 'ApplicationSid' parameter is required",
-  twilioRecordNotEmulated:
-    'Record=true is not emulated yet: the emulator makes no recording of a created call; leave Record out or false',
+  twilioRecordingInProgress:
+    'RecordingStatusCallbackEvent in-progress is not emulated yet: the emulator calls back on completed and absent',
   twilioUpdateStatus: (got: string) => `Status must be canceled or completed, got ${q(got)}`,
   twilioNotInProgress: 'Call is not in-progress. Cannot redirect.',
   twilioMp3:

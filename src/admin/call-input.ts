@@ -11,6 +11,7 @@ import {
   storedStatus,
 } from '../generators/call-life';
 import { CALL_DIRECTIONS, type CallRecord, type CallStatus } from '../generators/call-record';
+import { CALLBACK_EVENTS } from '../generators/created-call';
 import { insertedCallDefaults } from '../generators/inserted';
 import type { TableRows } from '../generators/rows';
 import { callOfRow } from '../generators/verbatim';
@@ -59,6 +60,14 @@ export interface CreatedInput {
   at: string;
   status_callback?: string;
   status_callback_method?: string;
+  /** Twilio's `StatusCallbackEvent`, space-separated: the states it sends (absent: Restcomm's rule, all four). */
+  status_callback_event?: string;
+  /** Twilio's `Record=true`: the call's recording is made as it ends. */
+  record?: boolean;
+  /** Its `RecordingStatusCallback`, method and events (space-separated), with `record`. */
+  recording_status_callback?: string;
+  recording_status_callback_method?: string;
+  recording_status_callback_event?: string;
 }
 const HEX32 = '[0-9a-f]{32}';
 const MAX_DURATION = 86_400 * 7;
@@ -363,7 +372,16 @@ export function callFromInput(account: Account, raw: unknown, at: string, k = ac
 function readCreated(r: Reader, call: CallRecord): void {
   const raw = r.body['created'];
   if (raw === undefined) return;
-  const c: Reader = readerOf(raw, `${r.at}.created`, ['at', 'status_callback', 'status_callback_method']);
+  const c: Reader = readerOf(raw, `${r.at}.created`, [
+    'at',
+    'status_callback',
+    'status_callback_method',
+    'status_callback_event',
+    'record',
+    'recording_status_callback',
+    'recording_status_callback_method',
+    'recording_status_callback_event',
+  ]);
   const atText = c.string('at');
   const atMs = atText === undefined ? undefined : parseInstant(atText);
   if (atMs === undefined || Math.floor(atMs / 1000) !== call.startSec)
@@ -372,8 +390,37 @@ function readCreated(r: Reader, call: CallRecord): void {
   const url = c.string('status_callback');
   const method = c.string('status_callback_method');
   if (url === undefined && method !== undefined) c.fail('status_callback_method', problems.createdMethod);
+  const eventsText = c.string('status_callback_event');
+  if (url === undefined && eventsText !== undefined) c.fail('status_callback_event', problems.createdMethod);
+  const named = (eventsText ?? '').split(' ').filter((e) => e !== '');
+  for (const e of named) {
+    if (!(CALLBACK_EVENTS as readonly string[]).includes(e))
+      c.fail('status_callback_event', problems.oneOf(CALLBACK_EVENTS, e));
+  }
   call.lifecycle = { status: 'queued', natural: true };
-  if (url !== undefined) call.callback = { url, method: method ?? 'POST', createdMs: atMs };
+  if (url !== undefined) {
+    call.callback = { url, method: method ?? 'POST', createdMs: atMs };
+    if (eventsText !== undefined) call.callback.events = CALLBACK_EVENTS.filter((e) => named.includes(e));
+  }
+  readRecord(c, call);
+}
+
+/** A created call's `record` and its recording status callback, as `createdAsInput` writes them. */
+function readRecord(c: Reader, call: CallRecord): void {
+  const record = c.boolean('record');
+  const url = c.string('recording_status_callback');
+  const method = c.string('recording_status_callback_method') ?? 'POST';
+  const events = (c.string('recording_status_callback_event') ?? 'completed').split(' ').filter((e) => e !== '');
+  if (record !== true) {
+    if (url !== undefined) c.fail('recording_status_callback', problems.needsRecord);
+    return;
+  }
+  const kinds = ['completed', 'absent'] as const;
+  for (const e of events)
+    if (!(kinds as readonly string[]).includes(e)) c.fail('recording_status_callback_event', problems.oneOf(kinds, e));
+  call.record = {
+    callback: url === undefined ? null : { url, method, events: kinds.filter((k) => events.includes(k)) },
+  };
 }
 
 /**
@@ -407,6 +454,26 @@ export function callAsInput(call: CallRecord): Record<string, unknown> {
 
 function createdAsInput(call: CallRecord): CreatedInput {
   const sub = call.callback;
-  if (sub === undefined) return { at: isoMillis(call.startSec * 1000) };
-  return { at: isoMillis(sub.createdMs), status_callback: sub.url, status_callback_method: sub.method };
+  if (sub === undefined) return { at: isoMillis(call.startSec * 1000), ...recordAsInput(call) };
+  return {
+    at: isoMillis(sub.createdMs),
+    status_callback: sub.url,
+    status_callback_method: sub.method,
+    // Twilio's subscription keeps the states it asked for: an import sends those alone.
+    ...(sub.events === undefined ? {} : { status_callback_event: sub.events.join(' ') }),
+    ...recordAsInput(call),
+  };
+}
+
+/** A created call's `Record=true` and its recording status callback, as `readRecord` reads them. */
+function recordAsInput(call: CallRecord): Partial<CreatedInput> {
+  if (call.record === undefined) return {};
+  const sub = call.record.callback;
+  if (sub === null) return { record: true };
+  return {
+    record: true,
+    recording_status_callback: sub.url,
+    recording_status_callback_method: sub.method,
+    recording_status_callback_event: sub.events.join(' '),
+  };
 }

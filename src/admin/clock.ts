@@ -5,6 +5,7 @@ import { asObject, checkKeys, instantAt } from '../input/fields';
 import type { World } from '../store/world';
 import type { AdminHandler } from './context';
 import { checkPassed, deliverWorldPassed, worldClockAccounts } from './created-calls';
+import { recordEnded, sendRecorded } from './recorded-calls';
 import { ok } from './reply';
 
 /** The last instant the date formats can write. */
@@ -85,7 +86,11 @@ export const moveClock: AdminHandler = (ctx, req) => {
   const toMs = clockTarget(ctx.world, req.body());
   checkPassed(worldClockAccounts(ctx), fromMs, toMs);
   ctx.world.setClock(toMs);
+  // Recorded calls that ended meanwhile have their recordings now, on every replica.
+  const recorded = recordEnded(ctx, worldClockAccounts(ctx), fromMs, ctx.world.nowMs);
   // Every callback the move passed is sent, in order, before it answers (not sandboxes': their clocks stay).
-  const settle = req.takenHere ? deliverWorldPassed(ctx, fromMs, ctx.world.nowMs) : undefined;
+  const settle = req.takenHere
+    ? sendRecorded(ctx, recorded, deliverWorldPassed(ctx, fromMs, ctx.world.nowMs))
+    : undefined;
   return settle === undefined ? ok(clockView(ctx.world)) : { ...ok(clockView(ctx.world)), settle };
 };

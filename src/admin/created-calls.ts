@@ -9,6 +9,7 @@ import { arrivalsBetween, trafficCallbacksBetween } from '../generators/traffic-
 import { headerSafe, VERSION_HEADER } from '../http/exchange';
 import type { Account } from '../store/world';
 import type { AdminContext, AdminHandler } from './context';
+import { recordEnded } from './recorded-calls';
 import type { WriteLog } from './write-log';
 
 /**
@@ -153,8 +154,11 @@ export function pumpCallbacks(ctx: AdminContext): void {
   ctx.callbacks.worldMark = now;
   // Not moved, or moved back (a reset, an import): nothing passed.
   if (now <= before) return;
-  const due = passedBetween(worldClockAccounts(ctx), before, now);
+  const accounts = worldClockAccounts(ctx);
+  const recorded = recordEnded(ctx, accounts, before, now);
+  const due = passedBetween(accounts, before, now);
   if (due.length > 0) void ctx.callbacks.deliver(due);
+  if (recorded.length > 0) void ctx.callbacks.deliver(recorded);
 }
 
 /**

@@ -8,6 +8,7 @@ import { hazardsView } from './accounts';
 import { accountClockView, clockTarget } from './clock';
 import { type AdminContext, type AdminHandler, endAccount } from './context';
 import { checkPassed, deliverPassed } from './created-calls';
+import { recordEnded, sendRecorded } from './recorded-calls';
 import { created, ok } from './reply';
 import { accountFromState } from './state';
 
@@ -135,8 +136,11 @@ export const moveSandboxClock: AdminHandler = (ctx, req) => {
   const toMs = clockTarget(ctx.world, req.body(), sandbox.context.nowMs);
   checkPassed([sandbox], fromMs, toMs);
   ctx.world.setSandboxClock(sandbox, toMs);
+  const recorded = recordEnded(ctx, [sandbox], fromMs, sandbox.context.nowMs);
   const reply = ok(accountClockView(ctx.world, sandbox.context.nowMs));
-  const settle = req.takenHere ? deliverPassed(ctx, [sandbox], fromMs, sandbox.context.nowMs) : undefined;
+  const settle = req.takenHere
+    ? sendRecorded(ctx, recorded, deliverPassed(ctx, [sandbox], fromMs, sandbox.context.nowMs))
+    : undefined;
   return settle === undefined || ctx.callbacksInBackground ? reply : { ...reply, settle };
 };
 

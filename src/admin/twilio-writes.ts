@@ -3,7 +3,7 @@ import { CallbackDesk, callbackHostAllowed, javaUriParses } from '../callbacks/c
 import { ApiError, messages, problems } from '../errors';
 import { twilioCallJson } from '../format/twilio/call';
 import { callAtClock, storedAtClock } from '../generators/call-life';
-import type { CallRecord } from '../generators/call-record';
+import type { CallRecord, RecordingSubscription } from '../generators/call-record';
 import {
   CALLBACK_EVENTS,
   type CallbackEvent,
@@ -18,6 +18,7 @@ import { findTwilioRecord } from '../store/twilio-sids';
 import type { Account } from '../store/world';
 import { type AdminHandler, accountOf } from './context';
 import type { CreateForm } from './created-calls';
+import { recordEnded } from './recorded-calls';
 import type { WriteLog } from './write-log';
 
 /** The write log's keys of Twilio's writes: not admin paths, so no client can send them to /__admin. */
@@ -48,10 +49,8 @@ export function readTwilioCreate(form: CreateForm, allowedHosts: readonly string
   if (['Url', 'Twiml', 'ApplicationSid'].every((n) => (form[n] ?? '') === ''))
     throw bad(messages.twilioCreateUrl, CODES.url);
   const record = form['Record'];
-  if (record !== undefined && record !== 'false') {
-    if (record !== 'true') throw bad(messages.twilioBoolean('Record', record));
-    throw bad(messages.twilioRecordNotEmulated);
-  }
+  if (record !== undefined && record !== 'true' && record !== 'false')
+    throw bad(messages.twilioBoolean('Record', record));
   let timeoutSec = 60;
   const timeout = form['Timeout'];
   if (timeout !== undefined) {
@@ -77,7 +76,39 @@ export function readTwilioCreate(form: CreateForm, allowedHosts: readonly string
     const events = named.length === 0 ? ['completed' as const] : CALLBACK_EVENTS.filter((e) => named.includes(e));
     callback = { url, method, events };
   }
-  return { from, to, timeoutSec, callback };
+  if (record !== 'true') return { from, to, timeoutSec, callback };
+  return { from, to, timeoutSec, callback, record: { callback: readRecordingCallback(form, allowedHosts) } };
+}
+
+/** The recording events a create may ask to be called back on (`in-progress` is not sent yet). */
+const RECORDING_EVENTS = ['completed', 'absent'] as const;
+
+/**
+ * `RecordingStatusCallback`, its method (POST by default) and `RecordingStatusCallbackEvent`
+ * (`completed` by default; `absent` for a call that ended unanswered). `in-progress`, sent by
+ * Twilio as the recording starts, is refused with a 400 that says so.
+ */
+function readRecordingCallback(form: CreateForm, allowedHosts: readonly string[]): RecordingSubscription | null {
+  const url = form['RecordingStatusCallback']?.trim() ?? '';
+  if (url === '') return null;
+  const target = URL.canParse(url) && javaUriParses(url) ? new URL(url) : null;
+  if (target === null || !/^https?:$/.test(target.protocol))
+    throw bad(`RecordingStatusCallback ${problems.httpUrl(url)}`);
+  if (!callbackHostAllowed(target.hostname, allowedHosts)) throw bad(messages.callbackHostRefused(target.hostname));
+  const method = (form['RecordingStatusCallbackMethod'] ?? 'POST').toUpperCase();
+  if (method !== 'GET' && method !== 'POST')
+    throw bad(messages.twilioEnum('RecordingStatusCallbackMethod', ['GET', 'POST'], method));
+  const named = (form['RecordingStatusCallbackEvent'] ?? '').split(/[\s,]+/).filter((e) => e !== '');
+  for (const e of named) {
+    if (e === 'in-progress') throw bad(messages.twilioRecordingInProgress);
+    if (!(RECORDING_EVENTS as readonly string[]).includes(e))
+      throw bad(messages.twilioEnum('RecordingStatusCallbackEvent', RECORDING_EVENTS, e));
+  }
+  return {
+    url,
+    method,
+    events: named.length === 0 ? ['completed'] : RECORDING_EVENTS.filter((e) => named.includes(e)),
+  };
 }
 
 /** The account's call a path's `:callSid` (Twilio's form) names, or Twilio's 404. */
@@ -164,7 +195,10 @@ export const updateTwilioCall: AdminHandler = (ctx, req) => {
       };
   ctx.world.deleteCall(account, id);
   ctx.world.insertCalls(account, [ended]);
+  // A recorded call's recording is made as it ends, here as on a clock move.
+  const recorded = recordEnded(ctx, [account], nowMs - 1, nowMs);
   if (req.takenHere && ended.callback !== undefined) sendNow(ctx, account, ended, ['completed'], nowMs);
+  if (req.takenHere && recorded.length > 0) void ctx.callbacks.deliver(recorded);
   return callReply(account, ended, 200);
 };
 

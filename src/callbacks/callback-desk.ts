@@ -7,6 +7,7 @@ import {
   callbackParams,
   callbackRequest,
   inboundCallbackParams,
+  type Param,
   type ZoneView,
 } from '../format/callback';
 import { isoMillis } from '../format/dates';
@@ -38,11 +39,13 @@ import { offsetAt } from '../input/zone';
 export interface DueDelivery {
   accountSid: string;
   call: CallRecord;
-  event: CallbackEvent | InboundState;
+  event: CallbackEvent | InboundState | 'absent';
   atMs: number;
   stampMs: number;
   fault?: CallbackFault;
   inbound?: NumberCallback;
+  /** A recording status callback of Twilio's: where it goes, and its parameters, made by the caller. */
+  recording?: { target: { url: string; method: string }; params: readonly Param[] };
 }
 
 /** What came back, or why nothing did. */
@@ -60,12 +63,12 @@ export interface CallbackEntry {
   seq: number;
   account_sid: string;
   call_sid: string;
-  /** A created call's state (`initiated`, `ringing`, `answered`, `completed`), or an inbound call's (`ringing`, `in-progress`, `completed`, `busy`…). */
-  event: CallbackEvent | InboundState;
+  /** A created call's state (`initiated`, `ringing`, `answered`, `completed`), or an inbound call's (`ringing`, `in-progress`, `completed`, `busy`…); a recording's `completed` or `absent`. */
+  event: CallbackEvent | InboundState | 'absent';
   /** A created call's SequenceNumber; null for an inbound call's callback, which has none. */
   sequence_number: number | null;
-  /** `created`: a call made by POST Calls.json; `inbound`: a call of live traffic, to its number's StatusCallback. */
-  source: 'created' | 'inbound';
+  /** `created`: a call made by POST Calls.json; `inbound`: a call of live traffic, to its number's StatusCallback; `recording`: a recorded call's RecordingStatusCallback. */
+  source: 'created' | 'inbound' | 'recording';
   /** The clock's instant the callback was sent at, ISO 8601 (its Timestamp's, but for a delayed or reordered one). */
   due: string;
   /** A seeded delivery fault of the account's `callback_faults`: `drop`, `duplicate`, `delay`, `reorder`; else null. */
@@ -387,8 +390,9 @@ export class CallbackDesk {
       account_sid: d.accountSid,
       call_sid: d.call.sid,
       event: d.event,
-      sequence_number: d.inbound === undefined ? CALLBACK_EVENTS.indexOf(d.event as CallbackEvent) : null,
-      source: d.inbound === undefined ? 'created' : 'inbound',
+      sequence_number:
+        d.inbound === undefined && d.recording === undefined ? CALLBACK_EVENTS.indexOf(d.event as CallbackEvent) : null,
+      source: d.recording !== undefined ? 'recording' : d.inbound === undefined ? 'created' : 'inbound',
       due: isoMillis(d.atMs),
       fault: d.fault ?? null,
       request: null,
@@ -405,7 +409,7 @@ export class CallbackDesk {
   }
 
   private async send(entry: CallbackEntry, d: DueDelivery): Promise<void> {
-    const sub = d.inbound ?? d.call.callback;
+    const sub = d.recording?.target ?? d.inbound ?? d.call.callback;
     if (sub === undefined) return;
     // Timing is reported, never used: it shapes no data.
     const started = performance.now();
@@ -420,15 +424,21 @@ export class CallbackDesk {
         return;
       }
       const token = d.inbound === undefined ? this.options.signing?.(d.accountSid) : undefined;
+      if (d.recording !== undefined && token === undefined) {
+        entry.error = 'a recording status callback is signed with the account auth token, which is gone';
+        return;
+      }
       const event = d.event as CallbackEvent;
       // Twilio numbers the callbacks a call sends; Restcomm numbers the states.
       const sequence = dueCallbacks(d.call).findIndex((c) => c.event === event);
       const params =
-        d.inbound !== undefined
-          ? inboundCallbackParams(d.call, d.accountSid, d.event, this.zone)
-          : token !== undefined
-            ? twilioCallbackParams(d.call, d.accountSid, event, d.stampMs, sequence)
-            : callbackParams(d.call, d.accountSid, event, d.stampMs, this.zone);
+        d.recording !== undefined
+          ? d.recording.params
+          : d.inbound !== undefined
+            ? inboundCallbackParams(d.call, d.accountSid, d.event as InboundState, this.zone)
+            : token !== undefined
+              ? twilioCallbackParams(d.call, d.accountSid, event, d.stampMs, sequence)
+              : callbackParams(d.call, d.accountSid, event, d.stampMs, this.zone);
       let target = absoluteUrl(sub.url);
       if (target === undefined) {
         entry.error = `StatusCallback ${JSON.stringify(sub.url)} is not an absolute http or https URL: production's HTTP client fails on it and logs the failure`;

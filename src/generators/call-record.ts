@@ -75,6 +75,12 @@ export interface CallRecord extends CallCore {
   /** A call made by `POST Calls.json` with a StatusCallback: where its callbacks go (see created-call.ts). */
   callback?: CallbackSubscription;
   /**
+   * Twilio's `Record=true` on a create: the call is recorded from its answer to its end, the
+   * recording appears when the call ends (see `createdRecording`), and `callback` is its
+   * `RecordingStatusCallback`, if any.
+   */
+  record?: { callback: RecordingSubscription | null };
+  /**
    * Set when a restart sweep found the call live (see `sweptAtClock`): it shows `completed`,
    * and stays as the sweep left it.
    */
@@ -86,6 +92,14 @@ export interface CallRecord extends CallCore {
    * recipient, `startSec` its date_created (with its fraction), `duration` and `priceInt` its own.
    */
   row?: CallRow;
+}
+
+/** Where a recorded call's recording status callbacks go: Twilio's `RecordingStatusCallback` and its events. */
+export interface RecordingSubscription {
+  url: string;
+  method: string;
+  /** `completed` (the recording made) and `absent` (the call ended unanswered: none made). */
+  events: readonly ('completed' | 'absent')[];
 }
 
 /** Where a created call's status callbacks go, as the request asked: production's defaults filled in. */

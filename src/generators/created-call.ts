@@ -7,6 +7,7 @@ import { lifeSteps } from './call-life';
 import type { CallbackSubscription } from './call-record';
 import { CALL_STATUSES, type CallRecord, type CallStatus } from './call-record';
 import { insertedCallDefaults } from './inserted';
+import type { RecordingRecord } from './recording';
 
 /**
  * A call made through `POST Calls.json`: an `outbound-api` call that lives its life on the
@@ -21,6 +22,8 @@ export interface CallRequest {
   /** Seconds the callee may ring before the call is given up: `Timeout`, 60 when absent. */
   timeoutSec: number;
   callback: Omit<CallbackSubscription, 'createdMs'> | null;
+  /** Twilio's `Record=true`, with its recording status callback (absent: not recorded). */
+  record?: CallRecord['record'];
 }
 
 /** The weight table of an account's outcomes: the given weights, or production's mix. */
@@ -71,7 +74,25 @@ export function createdCall(
   call.priceInt = status === 'completed' ? priceIntOf(talk, false, priceDraw) : 0;
   call.lifecycle = { status: 'queued', natural: true };
   if (request.callback !== null) call.callback = { ...request.callback, createdMs: nowMs };
+  if (request.record !== undefined) call.record = request.record;
   return call;
+}
+
+/**
+ * The recording of a created call with `Record=true`, once it has ended: an answered call's, from
+ * its answer, as long as its talk, with a sid of its own keyed by the call's; none for a call that
+ * was not answered. Made from the call alone, so every replica makes the same.
+ * @example createdRecording(answeredCall)?.duration // the talk, in seconds
+ */
+export function createdRecording(call: CallRecord): RecordingRecord | null {
+  if (call.record === undefined || call.status !== 'completed') return null;
+  return {
+    sid: `RE${Stream.of([call.sid, 'recording']).hex(32)}`,
+    callSid: call.sid,
+    createdSec: call.startSec + call.ringSec,
+    offsetMin: 0,
+    duration: call.duration ?? 0,
+  };
 }
 
 /** Seconds a created call rings before its outcome. */

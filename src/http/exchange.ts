@@ -46,8 +46,12 @@ export interface Exchange {
  */
 const EXCHANGE = Symbol('exchange');
 type WithExchange = IncomingMessage & { [EXCHANGE]?: Exchange };
-/** The account segment under any mount (`/call`, `/restcomm`, none), also as `Accounts.json/{sid}`. */
-const ACCOUNT_IN_PATH = /^(?:\/call|\/restcomm)?\/2012-04-24\/Accounts(?:\.json)?\/([^/]+?)(?:\.json)?(?:\/|$)/;
+/**
+ * The account segment under any mount (`/call`, `/restcomm`, none), also as `Accounts.json/{sid}`,
+ * and under Twilio's `/2010-04-01` (`Accounts/{sid}.json` its account resource).
+ */
+const ACCOUNT_IN_PATH =
+  /^(?:(?:\/call|\/restcomm)?\/2012-04-24|\/2010-04-01)\/Accounts(?:\.json)?\/([^/]+?)(?:\.json)?(?:\/|$)/;
 
 /** Percent-decoded, or as it is when it is not valid percent-encoding (express answers that 400). */
 function decoded(text: string): string {

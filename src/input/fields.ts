@@ -146,6 +146,14 @@ export class Reader {
     return v;
   }
 
+  /** true or false. */
+  boolean(field: string): boolean | undefined {
+    const v = this.body[field];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'boolean') this.fail(field, problems.boolean);
+    return v;
+  }
+
   oneOf<T extends string>(field: string, values: readonly T[]): T | undefined {
     const v = this.body[field];
     if (v === undefined) return undefined;

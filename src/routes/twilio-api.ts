@@ -57,7 +57,7 @@ export function twilioForm(text: string): Record<string, string> {
   const form: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) {
     if (!Object.hasOwn(form, name)) form[name] = value;
-    else if (name === 'StatusCallbackEvent') form[name] += ` ${value}`;
+    else if (name === 'StatusCallbackEvent' || name === 'RecordingStatusCallbackEvent') form[name] += ` ${value}`;
   }
   return form;
 }

@@ -85,7 +85,18 @@ describe("POST Calls.json: a create as Twilio's", () => {
     [{ From: '+1', Url: 'http://127.0.0.1:1/x' }, 21201, messages.twilioCreateTo],
     [{ To: '+1', Url: 'http://127.0.0.1:1/x' }, 21213, messages.twilioCreateFrom],
     [{ To: '+1', From: '+2' }, 21205, messages.twilioCreateUrl],
-    [{ ...base, To: '+1', Record: 'true' }, 20001, messages.twilioRecordNotEmulated],
+    [{ ...base, To: '+1', Record: 'yes' }, 20001, messages.twilioBoolean('Record', 'yes')],
+    [
+      {
+        ...base,
+        To: '+1',
+        Record: 'true',
+        RecordingStatusCallback: 'http://127.0.0.1:9/r',
+        RecordingStatusCallbackEvent: 'in-progress',
+      },
+      20001,
+      messages.twilioRecordingInProgress,
+    ],
     [{ ...base, To: '+1', Timeout: '0' }, 20001, messages.twilioEnum('Timeout', ['an integer from 1 to 600'], '0')],
     [
       { ...base, To: '+1', StatusCallback: 'http://127.0.0.1:9/s', StatusCallbackEvent: 'hungup' },
@@ -285,5 +296,133 @@ describe('sandboxes, the clock, resets and the state in the dialect', () => {
     expect(afterReset.body.calls).toHaveLength(5);
     const bad = await request(app).post('/__admin/clock').type('json').send('{"advance": "soon"}');
     expect([bad.status, Object.keys(bad.body)]).toEqual([400, ['message']]);
+  });
+});
+
+test("a state export keeps a created call's StatusCallbackEvent: the imported call sends those states alone", async () => {
+  const rx = await receiver();
+  try {
+    const { app } = emulator();
+    const made = await create(app, {
+      ...base,
+      To: '+15550000001',
+      StatusCallback: `${rx.url}/s`,
+      StatusCallbackEvent: ['answered'],
+    });
+    expect(made.status).toBe(201);
+    const state = await request(app).get('/__admin/state');
+    const [mine] = (state.body.accounts as Item[]).filter((a) => a.sid === SID);
+    const [created] = ((mine as Item).inserted_calls as Item[]).filter((c) => c.sid.endsWith(made.body.sid));
+    expect(created?.created).toMatchObject({ status_callback: `${rx.url}/s`, status_callback_event: 'answered' });
+    const other = emulator();
+    const put = await request(other.app).put('/__admin/state').type('json').send(JSON.stringify(state.body));
+    expect(put.status).toBe(200);
+    await move(other.app, 'PT1H');
+    await settled(other.app);
+    expect(statusesOf(rx.got)).toEqual(['in-progress']);
+  } finally {
+    await rx.close();
+  }
+});
+
+test("a fault scoped to an account, and the journal by account, see the account's Twilio paths", async () => {
+  const { app } = emulator();
+  const fault = await request(app)
+    .post('/__admin/faults')
+    .type('json')
+    .send(JSON.stringify({ account: SID, status: 503, times: 1 }));
+  expect(fault.status).toBe(201);
+  const hit = await auth(request(app).get(`${V}/Calls.json`));
+  expect([hit.status, hit.body.code, hit.body.status]).toEqual([503, 20503, 503]);
+  expect((await auth(request(app).get(`${V}/Calls.json`))).status).toBe(200);
+  const journal = await request(app).get(`/__admin/requests?account=${SID}`);
+  const paths = (journal.body.requests as Item[]).map((r) => r.path);
+  expect(paths.filter((p) => p === `${V}/Calls.json`)).toHaveLength(2);
+});
+
+describe("Record=true: a created call's recording and its recording status callbacks", () => {
+  test('an answered call: its recording appears as it ends, in both lists, and a signed completed callback names it', async () => {
+    const rx = await receiver();
+    try {
+      const { app } = emulator();
+      const made = await create(app, {
+        ...base,
+        To: '+15550000001',
+        Record: 'true',
+        RecordingStatusCallback: `${rx.url}/rec`,
+      });
+      const under = `${V}/Calls/${made.body.sid}/Recordings.json`;
+      expect((await auth(request(app).get(under))).body.recordings).toEqual([]);
+      await move(app, 'PT1H');
+      await settled(app);
+      const call = (await auth(request(app).get(made.body.uri))).body;
+      expect(call.status).toBe('completed');
+      const [rec] = (await auth(request(app).get(under))).body.recordings as Item[];
+      expect([rec?.call_sid, rec?.duration, rec?.start_time]).toEqual([made.body.sid, call.duration, call.start_time]);
+      const listed = await auth(request(app).get(`${V}/Recordings.json?CallSid=${made.body.sid}`));
+      expect(listed.body.recordings.map((r: Item) => r.sid)).toEqual([rec?.sid]);
+      const media = await request(app).get(listed.body.recordings[0].media_url.replace('http://127.0.0.1:8080', ''));
+      expect([media.status, media.headers['content-type']]).toEqual([200, 'audio/wav']);
+      expect(rx.got).toHaveLength(1);
+      const [got] = rx.got;
+      const p = Object.fromEntries(new URLSearchParams(got?.body));
+      expect(p).toEqual({
+        AccountSid: SID,
+        CallSid: made.body.sid,
+        RecordingSid: rec?.sid,
+        RecordingStatus: 'completed',
+        RecordingUrl: listed.body.recordings[0].media_url,
+        RecordingDuration: call.duration,
+        RecordingChannels: '1',
+        RecordingStartTime: call.start_time,
+        RecordingSource: 'RecordVerb',
+        ErrorCode: '0',
+      });
+      expect(got?.headers['x-twilio-signature']).toBe(expectedSignature(`${rx.url}/rec`, got?.body ?? ''));
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('a call that ends unanswered makes no recording; absent is sent where asked for', async () => {
+    const rx = await receiver();
+    try {
+      const { app } = emulator();
+      const made = await create(app, {
+        ...base,
+        To: '+15550000002',
+        Record: 'true',
+        RecordingStatusCallback: `${rx.url}/rec`,
+        RecordingStatusCallbackEvent: ['completed', 'absent'],
+      });
+      await move(app, 'PT1H');
+      await settled(app);
+      expect((await auth(request(app).get(`${V}/Calls/${made.body.sid}/Recordings.json`))).body.recordings).toEqual([]);
+      expect(rx.got.map((g) => Object.fromEntries(new URLSearchParams(g.body)))).toEqual([
+        { AccountSid: SID, CallSid: made.body.sid, RecordingStatus: 'absent', ErrorCode: '0' },
+      ]);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('hung up by an update, the recording is made at once; a state export keeps Record for its import', async () => {
+    const { app } = emulator();
+    const made = await create(app, { ...base, To: '+15550000001', Record: 'true' });
+    await move(app, 'PT25S');
+    const state = await request(app).get('/__admin/state');
+    const up = await auth(request(app).post(made.body.uri)).type('form').send('Status=completed');
+    expect(up.body.status).toBe('completed');
+    const recs = (await auth(request(app).get(`${V}/Calls/${made.body.sid}/Recordings.json`))).body
+      .recordings as Item[];
+    expect(recs.map((r) => r.duration)).toEqual([up.body.duration]);
+    // The state taken before the end holds the call as created, Record and all: imported, it records.
+    const other = emulator();
+    expect((await request(other.app).put('/__admin/state').type('json').send(JSON.stringify(state.body))).status).toBe(
+      200,
+    );
+    await move(other.app, 'PT1H');
+    const theirs = await request(other.app).get(`${V}/Calls/${made.body.sid}/Recordings.json`).auth(SID, TOKEN);
+    expect(theirs.body.recordings).toHaveLength(1);
   });
 });

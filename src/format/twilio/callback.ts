@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { CallRecord } from '../../generators/call-record';
 import type { CallbackEvent } from '../../generators/created-call';
+import type { RecordingRecord } from '../../generators/recording';
 import type { CallbackRequest, Param } from '../callback';
 import { TWILIO_VERSION } from '../uris';
 import { twilioCallStatus, twilioDate, twilioSid } from './fields';
@@ -84,4 +85,34 @@ export function twilioCallbackRequest(
   const headers: Record<string, string> = { 'User-Agent': 'TwilioProxy/1.1', 'X-Twilio-Signature': signature };
   if (verb === 'POST') headers['Content-Type'] = 'application/x-www-form-urlencoded; charset=utf-8';
   return { method: verb, url, headers, body: verb === 'POST' ? form : '' };
+}
+
+/**
+ * A recording status callback's parameters as Twilio sends them: `completed` with the
+ * recording (its sid, media URL, duration in whole seconds, one channel, start, source), or
+ * `absent` for a recorded call that ended unanswered. `ErrorCode` 0 either way.
+ * @example twilioRecordingCallbackParams('AC1', call, rec, 'http://127.0.0.1:8080/2010-04-01/Accounts/AC1/Recordings/RE1')[3] // ['RecordingStatus', 'completed']
+ */
+export function twilioRecordingCallbackParams(
+  accountSid: string,
+  call: CallRecord,
+  rec: RecordingRecord | null,
+  mediaUrl: string | null,
+): Param[] {
+  const head: Param[] = [
+    ['AccountSid', accountSid],
+    ['CallSid', twilioSid(call.sid)],
+  ];
+  if (rec === null || mediaUrl === null) return [...head, ['RecordingStatus', 'absent'], ['ErrorCode', '0']];
+  return [
+    ...head,
+    ['RecordingSid', rec.sid],
+    ['RecordingStatus', 'completed'],
+    ['RecordingUrl', mediaUrl],
+    ['RecordingDuration', String(Math.round(rec.duration))],
+    ['RecordingChannels', '1'],
+    ['RecordingStartTime', twilioDate(rec.createdSec)],
+    ['RecordingSource', 'RecordVerb'],
+    ['ErrorCode', '0'],
+  ];
 }
