@@ -4,6 +4,7 @@ import { ApiError, messages } from '../errors';
 import { callJson, callXml } from '../format/call';
 import { xmlRoot } from '../format/xml';
 import { storedAtClock } from '../generators/call-life';
+import type { CallRecord } from '../generators/call-record';
 import { type CallRequest, createdCall } from '../generators/created-call';
 import { arrivalsBetween, trafficCallbacksBetween } from '../generators/traffic-callbacks';
 import { headerSafe, VERSION_HEADER } from '../http/exchange';
@@ -271,6 +272,26 @@ export function checkPassed(accounts: readonly Account[], fromMs: number, toMs: 
 }
 
 /**
+ * A create's call, made at the account's clock as the account's next insert and inserted; its
+ * `initiated` callback sent by the replica that took the write (not awaited: the answer does not
+ * wait for the receiver). Both dialects' creates.
+ */
+export function insertCreated(
+  ctx: AdminContext,
+  account: Account,
+  request: CallRequest,
+  takenHere: boolean,
+): CallRecord {
+  const { context, profile, calls, spec } = account;
+  const call = createdCall(context, profile, calls.nextInsert, context.nowMs, request, spec.outcomes);
+  ctx.world.insertCalls(account, [call]);
+  if (takenHere && call.callback !== undefined) {
+    void ctx.callbacks.deliver(CallbackDesk.atCreation(profile.sid, call, spec.callbackFaults));
+  }
+  return call;
+}
+
+/**
  * The write: the call created at the account's clock, answered as production answers a create
  * (200 and the record as it stands: `queued`), in JSON or, Restcomm dialect without `.json`, its
  * XML element alone (`xstream.toXML(cdr)`: no `<RestcommResponse>` around it).
@@ -281,21 +302,8 @@ export const createCall: AdminHandler = (ctx, req) => {
   const account = ctx.world.account(req.params['sid'] ?? '');
   if (account === undefined) throw new ApiError(404, messages.noAccount(req.params['sid'] ?? ''));
   const form = req.body() as CreateForm;
-  const request = readCreate(form, ctx.callbackHosts);
   const nowMs = account.context.nowMs;
-  const call = createdCall(
-    account.context,
-    account.profile,
-    account.calls.nextInsert,
-    nowMs,
-    request,
-    account.spec.outcomes,
-  );
-  ctx.world.insertCalls(account, [call]);
-  if (req.takenHere && call.callback !== undefined) {
-    // Not awaited: the answer does not wait for the receiver (see above).
-    void ctx.callbacks.deliver(CallbackDesk.atCreation(account.profile.sid, call, account.spec.callbackFaults));
-  }
+  const call = insertCreated(ctx, account, readCreate(form, ctx.callbackHosts), req.takenHere);
   const shown = storedAtClock(call, nowMs);
   const xml = req.params['format'] === 'xml';
   return {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { CallbackDesk, callbackHostAllowed, javaUriParses } from '../callbacks/callback-desk';
+import { callbackHostAllowed, javaUriParses } from '../callbacks/callback-desk';
 import { ApiError, messages, problems } from '../errors';
 import { twilioCallJson } from '../format/twilio/call';
 import { callAtClock, storedAtClock } from '../generators/call-life';
@@ -8,7 +8,6 @@ import {
   CALLBACK_EVENTS,
   type CallbackEvent,
   type CallRequest,
-  createdCall,
   dueCallbacks,
   faultedCallbacks,
 } from '../generators/created-call';
@@ -17,7 +16,7 @@ import { TWILIO_BAD_PARAMETER } from '../query/twilio-filters';
 import { findTwilioRecord } from '../store/twilio-sids';
 import type { Account } from '../store/world';
 import { type AdminHandler, accountOf } from './context';
-import type { CreateForm } from './created-calls';
+import { type CreateForm, insertCreated } from './created-calls';
 import { recordEnded } from './recorded-calls';
 import type { WriteLog } from './write-log';
 
@@ -59,23 +58,9 @@ export function readTwilioCreate(form: CreateForm, allowedHosts: readonly string
     }
     timeoutSec = Number(timeout);
   }
-  const url = form['StatusCallback']?.trim() ?? '';
-  let callback: CallRequest['callback'] = null;
-  if (url !== '') {
-    const target = URL.canParse(url) && javaUriParses(url) ? new URL(url) : null;
-    if (target === null || !/^https?:$/.test(target.protocol)) throw bad(`StatusCallback ${problems.httpUrl(url)}`);
-    if (!callbackHostAllowed(target.hostname, allowedHosts)) throw bad(messages.callbackHostRefused(target.hostname));
-    const method = (form['StatusCallbackMethod'] ?? 'POST').toUpperCase();
-    if (method !== 'GET' && method !== 'POST')
-      throw bad(messages.twilioEnum('StatusCallbackMethod', ['GET', 'POST'], method));
-    const named = (form['StatusCallbackEvent'] ?? '').split(/[\s,]+/).filter((e) => e !== '');
-    for (const e of named) {
-      if (!(CALLBACK_EVENTS as readonly string[]).includes(e))
-        throw bad(messages.twilioEnum('StatusCallbackEvent', CALLBACK_EVENTS, e));
-    }
-    const events = named.length === 0 ? ['completed' as const] : CALLBACK_EVENTS.filter((e) => named.includes(e));
-    callback = { url, method, events };
-  }
+  const status = readCallback(form, 'StatusCallback', CALLBACK_EVENTS, ['completed'], allowedHosts);
+  const callback =
+    status === null ? null : { ...status, events: CALLBACK_EVENTS.filter((e) => status.events.includes(e)) };
   if (record !== 'true') return { from, to, timeoutSec, callback };
   return { from, to, timeoutSec, callback, record: { callback: readRecordingCallback(form, allowedHosts) } };
 }
@@ -83,32 +68,40 @@ export function readTwilioCreate(form: CreateForm, allowedHosts: readonly string
 /** The recording events a create may ask to be called back on (`in-progress` is not sent yet). */
 const RECORDING_EVENTS = ['completed', 'absent'] as const;
 
-/**
- * `RecordingStatusCallback`, its method (POST by default) and `RecordingStatusCallbackEvent`
- * (`completed` by default; `absent` for a call that ended unanswered). `in-progress`, sent by
- * Twilio as the recording starts, is refused with a 400 that says so.
- */
+/** `RecordingStatusCallback` and its method and events: `completed` by default, `absent` for a call that ended unanswered. */
 function readRecordingCallback(form: CreateForm, allowedHosts: readonly string[]): RecordingSubscription | null {
-  const url = form['RecordingStatusCallback']?.trim() ?? '';
+  // `in-progress`, sent by Twilio as the recording starts, is refused with a 400 that says so.
+  if ((form['RecordingStatusCallbackEvent'] ?? '').split(/[\s,]+/).includes('in-progress'))
+    throw bad(messages.twilioRecordingInProgress);
+  const sub = readCallback(form, 'RecordingStatusCallback', RECORDING_EVENTS, ['completed'], allowedHosts);
+  return sub === null ? null : { ...sub, events: RECORDING_EVENTS.filter((e) => sub.events.includes(e)) };
+}
+
+/**
+ * A callback of a create's (`name`: `StatusCallback` or `RecordingStatusCallback`): its URL, an
+ * absolute http(s) one to loopback or `--callback-hosts` (refused otherwise, as in every dialect);
+ * `{name}Method`, POST by default; `{name}Event`, space-separated as the route joins repeated
+ * values, each one of `events`, `defaults` when absent. Null without a URL.
+ */
+function readCallback<E extends string>(
+  form: CreateForm,
+  name: string,
+  events: readonly E[],
+  defaults: readonly E[],
+  allowedHosts: readonly string[],
+): { url: string; method: string; events: readonly E[] } | null {
+  const url = form[name]?.trim() ?? '';
   if (url === '') return null;
   const target = URL.canParse(url) && javaUriParses(url) ? new URL(url) : null;
-  if (target === null || !/^https?:$/.test(target.protocol))
-    throw bad(`RecordingStatusCallback ${problems.httpUrl(url)}`);
+  if (target === null || !/^https?:$/.test(target.protocol)) throw bad(`${name} ${problems.httpUrl(url)}`);
   if (!callbackHostAllowed(target.hostname, allowedHosts)) throw bad(messages.callbackHostRefused(target.hostname));
-  const method = (form['RecordingStatusCallbackMethod'] ?? 'POST').toUpperCase();
-  if (method !== 'GET' && method !== 'POST')
-    throw bad(messages.twilioEnum('RecordingStatusCallbackMethod', ['GET', 'POST'], method));
-  const named = (form['RecordingStatusCallbackEvent'] ?? '').split(/[\s,]+/).filter((e) => e !== '');
+  const method = (form[`${name}Method`] ?? 'POST').toUpperCase();
+  if (method !== 'GET' && method !== 'POST') throw bad(messages.twilioEnum(`${name}Method`, ['GET', 'POST'], method));
+  const named = (form[`${name}Event`] ?? '').split(/[\s,]+/).filter((e) => e !== '');
   for (const e of named) {
-    if (e === 'in-progress') throw bad(messages.twilioRecordingInProgress);
-    if (!(RECORDING_EVENTS as readonly string[]).includes(e))
-      throw bad(messages.twilioEnum('RecordingStatusCallbackEvent', RECORDING_EVENTS, e));
+    if (!(events as readonly string[]).includes(e)) throw bad(messages.twilioEnum(`${name}Event`, events, e));
   }
-  return {
-    url,
-    method,
-    events: named.length === 0 ? ['completed'] : RECORDING_EVENTS.filter((e) => named.includes(e)),
-  };
+  return { url, method, events: named.length === 0 ? defaults : (named as E[]) };
 }
 
 /** The account's call a path's `:callSid` (Twilio's form) names, or Twilio's 404. */
@@ -145,20 +138,12 @@ function callReply(account: Account, call: CallRecord, status: 200 | 201) {
  */
 export const createTwilioCall: AdminHandler = (ctx, req) => {
   const account = accountOf(ctx, req);
-  const request = readTwilioCreate(req.body() as CreateForm, ctx.callbackHosts);
-  const nowMs = account.context.nowMs;
-  const call = createdCall(
-    account.context,
-    account.profile,
-    account.calls.nextInsert,
-    nowMs,
-    request,
-    account.spec.outcomes,
+  const call = insertCreated(
+    ctx,
+    account,
+    readTwilioCreate(req.body() as CreateForm, ctx.callbackHosts),
+    req.takenHere,
   );
-  ctx.world.insertCalls(account, [call]);
-  if (req.takenHere && call.callback !== undefined) {
-    void ctx.callbacks.deliver(CallbackDesk.atCreation(account.profile.sid, call, account.spec.callbackFaults));
-  }
   return callReply(account, call, 201);
 };
 

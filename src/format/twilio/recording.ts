@@ -7,17 +7,10 @@ const seconds = (rec: RecordingRecord) => Math.round(rec.duration);
 /** Started minutes at Twilio's list price. */
 const priceUnits = (rec: RecordingRecord) => Math.max(1, Math.ceil(rec.duration / 60)) * RECORDING_MINUTE_UNITS;
 
-/**
- * A recording of `Recordings.json` (`api.v2010.account.recording`): every property in the
- * schema's order. The emulator's recordings are a call's own, mono, made by a `<Record>` verb,
- * completed: `channels` 1, `source` `RecordVerb`, `status` `completed`, no error, no conference,
- * no encryption; `start_time` is its creation; `price` a string; `media_url` absolute, without a
- * suffix (WAV), as Twilio prints it.
- * @example twilioRecordingJson(rec, 'AC1', 'http://127.0.0.1:8080') // '{"account_sid":"AC1","api_version":"2010-04-01","call_sid":"CA…",…}'
- */
-export function twilioRecordingJson(rec: RecordingRecord, accountSid: string, publicUrl: string): string {
+/** The members both of Twilio's recording schemas open with, in their order. */
+function recordingHead(rec: RecordingRecord, accountSid: string): Record<string, unknown> {
   const created = twilioDate(rec.createdSec);
-  return JSON.stringify({
+  return {
     account_sid: accountSid,
     api_version: TWILIO_VERSION,
     call_sid: twilioSid(rec.callSid),
@@ -27,6 +20,20 @@ export function twilioRecordingJson(rec: RecordingRecord, accountSid: string, pu
     start_time: created,
     duration: String(seconds(rec)),
     sid: rec.sid,
+  };
+}
+
+/**
+ * A recording of `Recordings.json` (`api.v2010.account.recording`): every property in the
+ * schema's order. The emulator's recordings are a call's own, mono, made by a `<Record>` verb,
+ * completed: `channels` 1, `source` `RecordVerb`, `status` `completed`, no error, no conference,
+ * no encryption; `start_time` is its creation; `price` a string; `media_url` absolute, without a
+ * suffix (WAV), as Twilio prints it.
+ * @example twilioRecordingJson(rec, 'AC1', 'http://127.0.0.1:8080') // '{"account_sid":"AC1","api_version":"2010-04-01","call_sid":"CA…",…}'
+ */
+export function twilioRecordingJson(rec: RecordingRecord, accountSid: string, publicUrl: string): string {
+  return JSON.stringify({
+    ...recordingHead(rec, accountSid),
     price: twilioPrice(priceUnits(rec)),
     price_unit: 'USD',
     status: 'completed',
@@ -49,17 +56,8 @@ export function twilioRecordingJson(rec: RecordingRecord, accountSid: string, pu
  * @example twilioCallRecordingJson(rec, 'AC1') // '{"account_sid":"AC1",…,"price":-0.0025,…,"track":"both"}'
  */
 export function twilioCallRecordingJson(rec: RecordingRecord, accountSid: string): string {
-  const created = twilioDate(rec.createdSec);
   return JSON.stringify({
-    account_sid: accountSid,
-    api_version: TWILIO_VERSION,
-    call_sid: twilioSid(rec.callSid),
-    conference_sid: null,
-    date_created: created,
-    date_updated: created,
-    start_time: created,
-    duration: String(seconds(rec)),
-    sid: rec.sid,
+    ...recordingHead(rec, accountSid),
     price: -priceUnits(rec) / 100_000,
     uri: twilioRecordingUri(accountSid, rec.sid),
     encryption_details: null,
