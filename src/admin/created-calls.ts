@@ -10,7 +10,7 @@ import { arrivalsBetween, trafficCallbacksBetween } from '../generators/traffic-
 import { headerSafe, VERSION_HEADER } from '../http/exchange';
 import type { Account } from '../store/world';
 import type { AdminContext, AdminHandler } from './context';
-import { recordEnded } from './recorded-calls';
+import { firstAfter, recordEnded } from './recorded-calls';
 import type { WriteLog } from './write-log';
 
 /**
@@ -204,22 +204,10 @@ function createdDueBetween(account: Account, fromMs: number, toMs: number): DueD
     dueIndexes.set(table, index);
   }
   const { due } = index;
-  let at = firstAfter(due, fromMs);
+  let at = firstAfter(due, fromMs, (d) => d.atMs);
   const out: DueDelivery[] = [];
   for (; at < due.length && (due[at] as DueDelivery).atMs <= toMs; at++) out.push(due[at] as DueDelivery);
   return out;
-}
-
-/** The first position whose instant is past `ms` (the list is sorted by instant). */
-function firstAfter(due: readonly DueDelivery[], ms: number): number {
-  let lo = 0;
-  let hi = due.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((due[mid] as DueDelivery).atMs <= ms) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Every callback of `accounts` due in (fromMs, toMs]: created calls', then inbound traffic's, merged by instant. */

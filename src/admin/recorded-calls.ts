@@ -27,13 +27,16 @@ function recordedCalls(account: Account): readonly CallRecord[] {
   return index.calls;
 }
 
-/** The first position whose call ends past `ms` (the list is sorted by end). */
-function firstEndingAfter(calls: readonly CallRecord[], ms: number): number {
+/**
+ * The first position whose instant (`at`) is past `ms`, in a list sorted by it.
+ * @example firstAfter([{ atMs: 1 }, { atMs: 5 }], 1, (d) => d.atMs) // 1
+ */
+export function firstAfter<T>(items: readonly T[], ms: number, at: (item: T) => number): number {
   let lo = 0;
-  let hi = calls.length;
+  let hi = items.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((calls[mid] as CallRecord).endMs <= ms) lo = mid + 1;
+    if (at(items[mid] as T) <= ms) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -55,7 +58,7 @@ export function recordEnded(
   const due: DueDelivery[] = [];
   for (const account of accounts) {
     const calls = recordedCalls(account);
-    for (let at = firstEndingAfter(calls, fromMs); at < calls.length; at++) {
+    for (let at = firstAfter(calls, fromMs, (c) => c.endMs); at < calls.length; at++) {
       const call = calls[at] as CallRecord;
       if (call.endMs > toMs) break;
       if (call.record === undefined) continue;

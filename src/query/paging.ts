@@ -53,3 +53,26 @@ export function pageWindow(
     hasNext: page < lastPage,
   };
 }
+
+/**
+ * The window of a page that a cursor placed (Twilio's keyset paging): `count` items from
+ * `offset` of `total`; `page` is the client's own number, printed back. Neighbours exist where
+ * items lie before and after; `end` is inclusive (an empty page ends where it starts).
+ * @example keysetWindow(1, 50, 448, 50, 50) // { page: 1, start: 50, end: 99, hasPrevious: true, hasNext: true, … }
+ */
+export function keysetWindow(page: number, pageSize: number, total: number, offset: number, count: number): PageWindow {
+  const numPages = Math.max(1, Math.ceil(total / pageSize));
+  return {
+    page,
+    pageSize,
+    total,
+    numPages,
+    lastPage: numPages - 1,
+    offset,
+    count,
+    start: offset,
+    end: count === 0 ? offset : offset + count - 1,
+    hasPrevious: offset > 0,
+    hasNext: offset + count < total,
+  };
+}

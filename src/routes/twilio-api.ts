@@ -17,7 +17,7 @@ import { accountCreatedSec } from '../generators/timeline';
 import { methodNotAllowed } from '../http/error-handler';
 import { exchangeOf } from '../http/exchange';
 import type { FilterDefs } from '../query/filters';
-import type { PageWindow } from '../query/paging';
+import { keysetWindow } from '../query/paging';
 import {
   TWILIO_ACCOUNT_FILTERS,
   TWILIO_CALL_RECORDING_FILTERS,
@@ -88,20 +88,7 @@ function sendArrayPage<R>(
     end = before ? at : Math.min(items.length, offset + query.pageSize);
   }
   const count = end - offset;
-  const numPages = Math.max(1, Math.ceil(items.length / query.pageSize));
-  const window: PageWindow = {
-    page: query.page,
-    pageSize: query.pageSize,
-    total: items.length,
-    numPages,
-    lastPage: numPages - 1,
-    offset,
-    count,
-    start: offset,
-    end: count === 0 ? offset : end - 1,
-    hasPrevious: offset > 0,
-    hasNext: end < items.length,
-  };
+  const window = keysetWindow(query.page, query.pageSize, items.length, offset, count);
   const page = items.slice(offset, end);
   const { head, tail } = ENVELOPES.twilio({
     key: key as ListName,

@@ -14,7 +14,7 @@ import { writeError } from '../http/error-handler';
 import { exchangeOf, urlPath } from '../http/exchange';
 import { runSliced } from '../http/slices';
 import type { FilterableCall, FilterableRecording, FilterDefs } from '../query/filters';
-import type { PageWindow } from '../query/paging';
+import { keysetWindow } from '../query/paging';
 import { TWILIO_CALL_FILTERS, TWILIO_RECORDING_FILTERS } from '../query/twilio-filters';
 import { parseTwilioQuery, TWILIO_BAD_TOKEN, type TwilioCursor } from '../query/twilio-query';
 import { type Order, readyRange } from '../store/order';
@@ -120,20 +120,7 @@ export async function serveTwilioList<R extends { sid: string }, F>(
   const { offset, count } = cursorWindow(list, account, state, query.cursor, query.pageSize);
   await runSliced(readyRange(order, offset, offset + count));
   const total = order.length;
-  const numPages = Math.max(1, Math.ceil(total / query.pageSize));
-  const window: PageWindow = {
-    page: query.page,
-    pageSize: query.pageSize,
-    total,
-    numPages,
-    lastPage: numPages - 1,
-    offset,
-    count,
-    start: offset,
-    end: count === 0 ? offset : offset + count - 1,
-    hasPrevious: offset > 0,
-    hasNext: offset + count < total,
-  };
+  const window = keysetWindow(query.page, query.pageSize, total, offset, count);
   const accountSid = account.profile.sid;
   const item = (position: number) => {
     const id = order.at(position);

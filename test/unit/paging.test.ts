@@ -1,4 +1,4 @@
-import { type PageWindow, pageWindow } from '../../src/query/paging';
+import { keysetWindow, type PageWindow, pageWindow } from '../../src/query/paging';
 
 type Row = [
   total: number,
@@ -97,4 +97,30 @@ describe('pageWindow, documented profile', () => {
   ])('total %i, PageSize %i: Page %i is beyond the last page %i', (total, pageSize, page, last) => {
     expect(pageWindow('documented', total, page, pageSize)).toEqual({ beyond: last });
   });
+});
+
+describe("keysetWindow: a page a cursor placed (Twilio's dialect)", () => {
+  // [page, pageSize, total, offset, count, start, end, hasPrevious, hasNext]
+  const cases: [number, number, number, number, number, number, number, boolean, boolean][] = [
+    [0, 50, 448, 0, 50, 0, 49, false, true],
+    [1, 50, 448, 50, 50, 50, 99, true, true],
+    [8, 50, 448, 400, 48, 400, 447, true, false],
+    [0, 50, 0, 0, 0, 0, 0, false, false],
+    [3, 10, 5, 5, 0, 5, 5, true, false],
+    [7, 1000, 10, 0, 10, 0, 9, false, false],
+  ];
+  test.each(cases)(
+    'page %i, size %i, total %i, at %i, %i items',
+    (page, size, total, offset, count, start, end, prev, next) => {
+      expect(keysetWindow(page, size, total, offset, count)).toMatchObject({
+        page,
+        pageSize: size,
+        total,
+        start,
+        end,
+        hasPrevious: prev,
+        hasNext: next,
+      });
+    },
+  );
 });
