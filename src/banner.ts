@@ -2,6 +2,7 @@ import type { Config } from './config';
 import { adminRoutes, CONSOLE_MOUNT, callsListPath, callsListUri, RESTCOMM_MOUNT, twilioListUri } from './format/uris';
 import { apiKeyOf } from './generators/account';
 import type { DumpReport } from './input/restcomm-dump';
+import { clientLines } from './intercept/client-env';
 import type { RunningEmulator } from './server';
 
 /** What a `--data` dump held, in a line or three: what was read, and what was passed over. */
@@ -75,6 +76,12 @@ export function banner(em: RunningEmulator, config: Readonly<Config>): string {
     lines.push('These accounts share their auth token: log in as AccountSid:AuthToken with --dialect restcomm');
   } else if (first !== undefined) {
     lines.push(`Try: curl -u ${first.profile.token}: ${em.url}${callsListPath(first.profile.sid)}`);
+  }
+  if (em.intercept !== undefined) {
+    lines.push(
+      `Intercepting ${em.intercept.hosts} at ${em.intercept.url} (CA ${em.intercept.certFile}; every other host refused). Set, per client:`,
+      ...clientLines(em.intercept),
+    );
   }
   lines.push(
     `Inspector: ${em.url}${adminRoutes.ui}${config.adminToken === null ? '' : ' (password: the admin token)'}`,

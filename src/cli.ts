@@ -56,13 +56,18 @@ async function main(): Promise<void> {
     em = await serve(config, { clusterWorker: worker && config.redis === null });
   } catch (err) {
     if (err instanceof ValidationError) return fail(err.message, 2);
-    const e = err as NodeJS.ErrnoException;
+    const e = err as NodeJS.ErrnoException & { port?: number };
+    // The port that failed: the interception proxy's, or the emulator's own.
+    const proxy = config.intercept !== null && config.intercept !== 0 && e.port === config.intercept;
+    const [port, flagName, env] = proxy
+      ? [config.intercept, '--intercept', 'CALLREC_INTERCEPT']
+      : [config.port, '--port', 'PORT'];
     // The usual cause, said with its way out: another emulator (or app) already has the port.
     const hint =
       e.code === 'EADDRINUSE'
-        ? `: port ${config.port} is in use; pick another with --port N (or PORT=N), or --port 0 for any free one`
+        ? `: port ${port} is in use; pick another with ${flagName} N (or ${env}=N), or ${flagName} 0 for any free one`
         : '';
-    return fail(`cannot listen on ${config.host}:${config.port} (${e.code ?? e.message})${hint}`, 1);
+    return fail(`cannot listen on ${config.host}:${port} (${e.code ?? e.message})${hint}`, 1);
   }
   if (worker) {
     fleet().serveAsWorker(banner(em, config), () => em.close());

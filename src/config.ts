@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { problems, ValidationError } from './errors';
 import { instantAt } from './input/fields';
@@ -60,11 +61,19 @@ export interface Config {
   callbackTimeoutMs: number;
   /** A clock move answers at once, its status callbacks delivered after (for a stand-in). */
   callbacksInBackground: boolean;
+  /** The interception proxy's port on loopback (0: any free one); null: none. */
+  intercept: number | null;
+  /** A Restcomm deployment's host names the proxy answers for (--dialect restcomm). */
+  interceptHosts: readonly string[];
+  /** Where the interception CA is kept (made there once). */
+  caDir: string;
 }
 
 export const DEFAULT_FIXTURES = resolve(__dirname, '..', 'fixtures', 'default.json');
 export const DEFAULT_STATES = resolve(__dirname, '..', 'fixtures', 'states.json');
 export const DEFAULT_SEED = 'callrec';
+/** The interception CA's home: one per user, so that a machine trusts it once. */
+export const DEFAULT_CA_DIR = join(homedir(), '.callrec-emulator', 'ca');
 export const DEFAULT_CLOCK = '2025-06-01T12:00:00Z';
 export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -465,7 +474,58 @@ export const OPTIONS: readonly OptionDoc[] = [
     parse: flag,
     fallback: false,
   }),
+  option({
+    name: 'intercept',
+    key: 'intercept',
+    env: 'CALLREC_INTERCEPT',
+    value: 'PORT',
+    default: 'none',
+    help: "an HTTPS proxy on loopback answering for the provider's hosts (api.twilio.com, or --intercept-host), 0 for any free port; see docs/intercept.md",
+    parse: intIn(0, 65535),
+    fallback: null,
+  }),
+  option({
+    name: 'intercept-host',
+    key: 'interceptHosts',
+    env: 'CALLREC_INTERCEPT_HOST',
+    value: 'NAMES',
+    default: 'none',
+    help: "with --dialect restcomm: the deployment's host names the proxy answers for (comma-separated)",
+    parse: interceptNames,
+    fallback: Object.freeze([]),
+  }),
+  option({
+    name: 'ca-dir',
+    key: 'caDir',
+    env: 'CALLREC_CA_DIR',
+    value: 'DIR',
+    default: '~/.callrec-emulator/ca',
+    help: 'where the interception CA is made once and kept (ca.pem, ca.jks to trust; ca-key.pem its key)',
+    parse: ({ raw }) => resolve(raw),
+    fallback: DEFAULT_CA_DIR,
+  }),
 ];
+
+/** Host names a certificate can name: no addresses, no wildcards. */
+function interceptNames(given: Given): readonly string[] {
+  const names = hostNames(given).map((n) => n.replace(/\.$/, ''));
+  const address = names.find((n) => /^[0-9.]+$/.test(n) || n.includes(':'));
+  if (address !== undefined) throw new ValidationError(given.label, problems.interceptHostNotName(address));
+  return Object.freeze(names);
+}
+
+/** What one option means depends on another: interception answers for the dialect's provider. */
+function crossCheck(config: Readonly<Config>, label: (name: string) => string): Readonly<Config> {
+  if (config.intercept !== null && config.dialect === 'spec')
+    throw new ValidationError(label('intercept'), problems.interceptNeedsProvider);
+  if (config.intercept !== null && config.dialect === 'restcomm' && config.interceptHosts.length === 0)
+    throw new ValidationError(label('intercept'), problems.interceptNeedsHost);
+  if (config.interceptHosts.length > 0 && config.intercept === null)
+    throw new ValidationError(label('intercept-host'), problems.interceptHostNeedsIntercept);
+  if (config.interceptHosts.length > 0 && config.dialect !== 'restcomm')
+    throw new ValidationError(label('intercept-host'), problems.interceptHostNeedsRestcomm);
+  return config;
+}
 
 export function helpText(): string {
   const rows = OPTIONS.map((o) => {
@@ -562,7 +622,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const fromEnv = env[doc.env];
     return fromEnv !== undefined && fromEnv !== '' ? { raw: fromEnv, label: doc.env } : undefined;
   });
-  return { kind: 'config', config };
+  return { kind: 'config', config: crossCheck(config, (name) => `--${name}`) };
 }
 
 /**
@@ -577,7 +637,7 @@ export function configFromOptions(options: Record<string, unknown>): Readonly<Co
   }
   const inline =
     typeof options['fixtures'] === 'object' && options['fixtures'] !== null ? options['fixtures'] : undefined;
-  return build(
+  const config = build(
     (doc) => {
       const name = doc.key === 'clockMs' ? 'clock' : doc.key;
       const value = name === 'fixtures' && inline !== undefined ? undefined : options[name];
@@ -588,4 +648,6 @@ export function configFromOptions(options: Record<string, unknown>): Readonly<Co
     },
     inline === undefined ? {} : { fixtures: inline as { accounts: unknown[] } },
   );
+  const keys: Record<string, string> = { intercept: 'intercept', 'intercept-host': 'interceptHosts' };
+  return crossCheck(config, (name) => keys[name] ?? name);
 }

@@ -2,6 +2,7 @@ import { accountView } from './admin/account-view';
 import { type AccountView, connect, type EmulatorClient } from './client';
 import { type Config, configFromOptions } from './config';
 import { ValidationError } from './errors';
+import { interceptEnv } from './intercept/client-env';
 import { type RunningEmulator, serve } from './server';
 
 /** Options of an in-process emulator: the CLI's options, with fixtures as a file or as data. */
@@ -43,12 +44,31 @@ export interface EmulatorOptions {
   callbackTimeoutMs?: number;
   /** A clock move answers before its status callbacks are delivered. */
   callbacksInBackground?: boolean;
+  /** An HTTPS proxy answering for the provider's hosts on this port (0: any free one); see docs/intercept.md. */
+  intercept?: number;
+  /** With `dialect: 'restcomm'`: the deployment's host names the proxy answers for. */
+  interceptHosts?: string[];
+  /** Where the interception CA is kept (default ~/.callrec-emulator/ca). */
+  caDir?: string;
+}
+
+/** The interception proxy of an in-process emulator, and what a client sets to go through it. */
+export interface InterceptView {
+  /** The proxy, e.g. http://127.0.0.1:40125. */
+  url: string;
+  /** The CA's certificate (PEM) and Java trust store (JKS, password `changeit`). */
+  certFile: string;
+  javaTrustStoreFile: string;
+  /** The environment for every client family at once (see docs/intercept.md). */
+  env: Record<string, string>;
 }
 
 /** A running emulator, for test runners: the admin client, with the accounts at hand and a way to stop. */
 export interface EmulatorHandle extends Omit<EmulatorClient, 'accounts'> {
   /** The accounts now, with their tokens (read in-process, at once). */
   readonly accounts: AccountView[];
+  /** The interception proxy, when `intercept` is set. */
+  readonly intercept?: InterceptView;
   /** Stops listening; requests in flight get up to `graceMs` to finish. */
   close(graceMs?: number): Promise<void>;
 }
@@ -70,8 +90,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     throw err;
   }
   const client = connect(em.url, config.adminToken === null ? {} : { adminToken: config.adminToken });
+  const proxy = em.intercept;
   return {
     ...client,
+    ...(proxy === undefined
+      ? {}
+      : {
+          intercept: {
+            url: proxy.url,
+            certFile: proxy.certFile,
+            javaTrustStoreFile: proxy.javaTrustStoreFile,
+            env: interceptEnv(proxy),
+          },
+        }),
     get accounts() {
       return em.world.accounts().map(accountView);
     },

@@ -83,6 +83,23 @@ export const problems = {
   hostName: (got: string) => `must be a host name or IP address, got ${q(got)}`,
   cannotRead: (what: string, code: string) => `cannot read the ${what} file (${code})`,
   consoleNeedsRestcomm: "Restcomm's console talks to Restcomm's API: start with --dialect restcomm",
+  // Interception (--intercept): which hosts it answers for follows the dialect.
+  interceptNeedsProvider:
+    'the documented service has no production host to answer for: add --dialect twilio (api.twilio.com), or --dialect restcomm with --intercept-host NAME',
+  interceptNeedsHost:
+    "names Restcomm's host: with --dialect restcomm, add --intercept-host NAME (the deployment's host name)",
+  interceptHostNeedsRestcomm:
+    "names a Restcomm deployment's host: use it with --dialect restcomm (Twilio's hosts are answered for without it)",
+  interceptHostNeedsIntercept: 'names a host for the interception proxy: add --intercept PORT',
+  interceptHostNotName: (got: string) =>
+    `must be host names, not addresses (a certificate names a host), got ${q(got)}`,
+  caUnusable: (file: string, why: string) =>
+    `${file} does not hold this emulator's CA (${why}): remove the folder's files to make a new CA, then trust the new one`,
+  caNotFor: (file: string, host: string, names: readonly string[]) =>
+    `the CA in ${file} may vouch only for ${names.join(', ')} and their sub-domains, not for ${host}: give another --ca-dir, or remove the folder's files to make a new CA, then trust the new one`,
+  caExpired: (file: string) =>
+    `the CA in ${file} has expired: remove the folder's files to make a new CA, then trust the new one`,
+  caCannotWrite: (dir: string, code: string) => `cannot keep the CA in ${dir} (${code})`,
   consoleNoIndex: (dir: string) =>
     `${JSON.stringify(dir)} has no index.html: give the webapp folder of Restcomm's console (restcomm/restcomm.ui/src/main/webapp)`,
   notRegularFile: (what: string) => `the ${what} file must be a regular file (not a pipe, device or directory)`,
@@ -276,6 +293,14 @@ export const messages = {
   adminCrossOrigin: (origin: string) =>
     `Admin writes are refused from web pages of other origins (this one came from ${origin}): call the admin API from a script or test, or use the inspector at /__admin/ui`,
   badRequest: 'The request is not valid HTTP/1.1',
+  // The interception proxy's refusals: it answers for the provider's hosts and never goes out.
+  interceptRefused: (host: string) =>
+    `The interception proxy answers only for the provider's hosts and never connects anywhere else; ${JSON.stringify(host)} is not one`,
+  interceptAddress: (host: string) =>
+    `The interception proxy answers for host names only; ${JSON.stringify(host)} is an address (a client that knows the provider's host asks for it by name)`,
+  interceptNotProxied: (url: string) =>
+    `This port is the interception proxy: send it requests for the provider's host (an absolute URL, or CONNECT); the emulator itself is at ${url}`,
+  interceptNested: 'A tunnel carries requests for its own host: a CONNECT inside it is refused',
   headersTooLarge: 'The request headers are larger than this server takes (16 KB)',
   requestTimeout: 'The request did not arrive in time',
   expectation: (expect: string) => `Expect: ${JSON.stringify(expect)} is not supported; only 100-continue is`,

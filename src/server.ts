@@ -9,6 +9,7 @@ import { ValidationError } from './errors';
 import { genesisOf } from './fleet/genesis';
 import { answerNodeErrors, capConnections, HEADERS_TIMEOUT_MS } from './http/connections';
 import type { DumpReport } from './input/restcomm-dump';
+import type { Intercepting } from './intercept/start';
 import { loadInputs, loadUi } from './load';
 import { createLogger } from './logger';
 import { World } from './store/world';
@@ -26,6 +27,8 @@ export interface RunningEmulator {
   data?: DumpReport;
   world: World;
   server: Server;
+  /** The interception proxy (`--intercept`), when on. */
+  intercept?: Intercepting;
   /** Stops accepting, lets requests in flight finish for up to `graceMs`, then closes the rest. */
   close(graceMs?: number): Promise<void>;
 }
@@ -155,6 +158,27 @@ async function serveOn(
     throw err;
   }
   caughtUp = true;
+  let proxy: Intercepting | undefined;
+  if (config.intercept !== null && config.dialect !== 'spec') {
+    try {
+      // Loaded only when asked for: certificates and their schemas are no part of a plain start.
+      proxy = await (await import('./intercept/start')).intercept({
+        port: config.intercept,
+        host: config.host,
+        dialect: config.dialect,
+        hosts: config.interceptHosts,
+        caDir: config.caDir,
+        maxConnections: config.maxConnections,
+        server,
+        serve: (req, res) => server.emit('request', req, res),
+        journal: app.journal,
+        emulatorUrl: url,
+      });
+    } catch (err) {
+      server.close();
+      throw err;
+    }
+  }
   // Express loads when a request first needs it, or once the first answer has gone: a client's
   // first page is served by the list lane without waiting for it, and the rest soon after. A
   // load that fails is tried again, and reported, by the request that needs it.
@@ -167,6 +191,7 @@ async function serveOn(
   const close = (graceMs = 2000): Promise<void> =>
     new Promise((resolve) => {
       if (pump !== null) clearInterval(pump);
+      void proxy?.close();
       // Past the grace, requests still open (a clock move waiting on a slow receiver) are cut, and
       // so are the callbacks they wait for: nothing a receiver does can hold a stop.
       const timer = setTimeout(() => {
@@ -189,6 +214,7 @@ async function serveOn(
     ...(inputs.data === undefined ? {} : { data: inputs.data }),
     world,
     server,
+    ...(proxy === undefined ? {} : { intercept: proxy }),
     close,
   };
 }

@@ -6,8 +6,8 @@ import { errorBody } from '../format/envelope';
 /** Headers must arrive within this: a slow-header client (slowloris) holds its socket no longer. */
 export const HEADERS_TIMEOUT_MS = 10_000;
 
-/** A whole response written on a socket node has given up on (no request object exists). */
-function rawAnswer(socket: Socket, status: number, reason: string, message: string): void {
+/** A whole response written on a socket node has given up on, or took from HTTP (no request object exists). */
+export function rawAnswer(socket: Socket, status: number, reason: string, message: string): void {
   const body = errorBody(message);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -47,9 +47,10 @@ export function answerNodeErrors(server: Server): void {
  * At most `max` open connections. When one more arrives, the oldest connection with no request
  * in flight (idle keep-alive, or still sending its headers) is dropped to make room: a flood of
  * slow connections cannot crowd out clients that are being served, and new clients still get in.
- * Only when every connection has a request in flight is the newcomer refused.
+ * Only when every connection has a request in flight is the newcomer refused. Returns the way to
+ * stop counting a socket the server no longer serves (a proxy's tunnel, handed on).
  */
-export function capConnections(server: Server, max: number): void {
+export function capConnections(server: Server, max: number): (socket: Socket) => void {
   const open = new Set<Socket>();
   const busy = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -71,4 +72,8 @@ export function capConnections(server: Server, max: number): void {
     busy.add(req.socket);
     res.once('close', () => busy.delete(req.socket));
   });
+  return (socket) => {
+    open.delete(socket);
+    busy.delete(socket);
+  };
 }

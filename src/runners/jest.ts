@@ -1,7 +1,6 @@
-import type { SandboxHandle } from '../client';
-import { type SandboxOptions, sandboxPerTest } from './run';
+import { type RunSandbox, type SandboxOptions, sandboxPerTest } from './run';
 
-export type { SandboxOptions } from './run';
+export type { RunSandbox, SandboxOptions } from './run';
 export { emulator } from './run';
 
 /** jest's globals this module uses: read at call time, so importing it needs no @types/jest. */
@@ -17,7 +16,7 @@ interface JestGlobals {
  * With the `callrec-emulator/jest` preset, the run's one emulator is already started.
  * @example const sandbox = useSandbox('Acme Support Line'); test('…', async () => sandbox().addCalls({}));
  */
-export function useSandbox(from: string, options: SandboxOptions = {}): () => SandboxHandle {
+export function useSandbox(from: string, options: SandboxOptions = {}): () => RunSandbox {
   const g = globalThis as JestGlobals;
   const { beforeEach, afterEach } = g;
   if (beforeEach === undefined || afterEach === undefined) {

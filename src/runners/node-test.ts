@@ -1,9 +1,9 @@
 import { after, afterEach, before, beforeEach } from 'node:test';
-import type { SandboxHandle } from '../client';
-import type { EmulatorOptions } from '../emulator';
-import { type SandboxOptions, sandboxPerTest, startForRun, stopForRun } from './run';
 
-export type { SandboxOptions } from './run';
+import type { EmulatorOptions } from '../emulator';
+import { type RunSandbox, type SandboxOptions, sandboxPerTest, startForRun, stopForRun } from './run';
+
+export type { RunSandbox, SandboxOptions } from './run';
 export { emulator } from './run';
 
 /**
@@ -22,7 +22,7 @@ export function useEmulator(options: EmulatorOptions = {}): void {
  * it and named after it, deleted after it.
  * @example const sandbox = useSandbox('Acme Support Line'); test('…', async () => sandbox().addCalls({}));
  */
-export function useSandbox(from: string, options: SandboxOptions = {}): () => SandboxHandle {
+export function useSandbox(from: string, options: SandboxOptions = {}): () => RunSandbox {
   return sandboxPerTest(
     { beforeEach: (fn) => beforeEach((t) => fn(t.name)), afterEach: (fn) => afterEach(fn) },
     from,

@@ -8,6 +8,8 @@ import { type EmulatorHandle, type EmulatorOptions, startEmulator } from '../emu
  */
 export const URL_ENV = 'CALLREC_URL';
 export const ADMIN_TOKEN_ENV = 'CALLREC_ADMIN_TOKEN';
+/** The environment a client under test sets to go through the run's interception proxy, as JSON. */
+export const CLIENT_ENV = 'CALLREC_CLIENT_ENV';
 /** The run's id, which every sandbox of the run is tagged with. */
 export const RUN_ENV = 'CALLREC_RUN_ID';
 
@@ -41,6 +43,7 @@ export async function startForRun(options: EmulatorOptions = {}): Promise<void> 
   const em = await startEmulator(options);
   (globalThis as Holder)[RUNNING] = em;
   process.env[URL_ENV] = em.url;
+  if (em.intercept !== undefined) process.env[CLIENT_ENV] = JSON.stringify(em.intercept.env);
   if (options.adminToken !== undefined) process.env[ADMIN_TOKEN_ENV] = options.adminToken;
 }
 
@@ -62,6 +65,7 @@ export async function stopForRun(): Promise<void> {
   delete (globalThis as Holder)[RUNNING];
   delete process.env[URL_ENV];
   delete process.env[ADMIN_TOKEN_ENV];
+  delete process.env[CLIENT_ENV];
   await em.close();
 }
 
@@ -84,6 +88,22 @@ export function emulator(): EmulatorClient {
 export interface TestHooks {
   beforeEach(fn: (name?: string) => Promise<void>): void;
   afterEach(fn: () => Promise<void>): void;
+}
+
+/**
+ * A test's sandbox, with the environment its client under test sets: the sandbox's login as
+ * Twilio's libraries read it, and, when the run's emulator intercepts (`intercept`), the proxy
+ * and the CA for every client family.
+ */
+export interface RunSandbox extends SandboxHandle {
+  /** e.g. `{ TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, HTTP_PROXY, HTTPS_PROXY, NODE_EXTRA_CA_CERTS, … }` */
+  env: Record<string, string>;
+}
+
+/** What the run's setup handed over of its interception proxy: the client environment, or none. */
+function runClientEnv(): Record<string, string> {
+  const text = process.env[CLIENT_ENV];
+  return text === undefined || text === '' ? {} : (JSON.parse(text) as Record<string, string>);
 }
 
 export interface SandboxOptions {
@@ -114,16 +134,19 @@ async function accountNamed(client: EmulatorClient, from: string): Promise<strin
  * each test, deleted after it. Returns the getter of the current test's sandbox.
  * @example const sandbox = sandboxPerTest(hooks, 'Acme Support Line'); … sandbox().callsUrl
  */
-export function sandboxPerTest(hooks: TestHooks, from: string, options: SandboxOptions = {}): () => SandboxHandle {
-  let current: SandboxHandle | null = null;
+export function sandboxPerTest(hooks: TestHooks, from: string, options: SandboxOptions = {}): () => RunSandbox {
+  let current: RunSandbox | null = null;
   hooks.beforeEach(async (testName) => {
     const client = emulator();
     const name = options.name ?? testName;
     const run = process.env[RUN_ENV];
-    current = await client.sandbox(await accountNamed(client, from), {
+    const made = await client.sandbox(await accountNamed(client, from), {
       ttlSeconds: options.ttlSeconds ?? 3600,
       ...(run === undefined || run === '' ? {} : { run }),
       ...(name === undefined || name.trim() === '' ? {} : { name: name.slice(0, 200) }),
+    });
+    current = Object.assign(made, {
+      env: { TWILIO_ACCOUNT_SID: made.sid, TWILIO_AUTH_TOKEN: made.token, ...runClientEnv() },
     });
   });
   hooks.afterEach(async () => {

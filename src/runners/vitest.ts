@@ -1,7 +1,6 @@
-import type { SandboxHandle } from '../client';
-import { type SandboxOptions, sandboxPerTest } from './run';
+import { type RunSandbox, type SandboxOptions, sandboxPerTest } from './run';
 
-export type { SandboxOptions } from './run';
+export type { RunSandbox, SandboxOptions } from './run';
 export { emulator, startForRun, stopForRun } from './run';
 
 /** vitest's hooks, passed in: vitest is ESM only, so this (CommonJS) module cannot import them itself. */
@@ -15,7 +14,7 @@ interface VitestHooks {
  * it and named after it, deleted after it.
  * @example import { beforeEach, afterEach } from 'vitest'; const sandbox = useSandbox('Acme Support Line', { beforeEach, afterEach });
  */
-export function useSandbox(from: string, hooks: VitestHooks, options: SandboxOptions = {}): () => SandboxHandle {
+export function useSandbox(from: string, hooks: VitestHooks, options: SandboxOptions = {}): () => RunSandbox {
   return sandboxPerTest(
     {
       beforeEach: (fn) => hooks.beforeEach((context) => fn(context.task.name)),
