@@ -172,7 +172,7 @@ export function permittedNames(der: Buffer): string[] {
   const found = cert.tbsCertificate.extensions?.find((e) => e.extnID === id_ce_nameConstraints);
   if (found === undefined) return [];
   const nc = AsnConvert.parse(found.extnValue, NameConstraints);
-  return (nc.permittedSubtrees ?? []).flatMap((s) => (s.base.dNSName === undefined ? [] : [s.base.dNSName]));
+  return [...(nc.permittedSubtrees ?? [])].flatMap((s) => (s.base.dNSName === undefined ? [] : [s.base.dNSName]));
 }
 
 /** PEM text of a DER certificate. */

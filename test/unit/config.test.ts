@@ -68,6 +68,29 @@ describe('loadConfig', () => {
     });
   });
 
+  test.each([
+    [['--intercept', '8443'], '--intercept', problems.interceptNeedsProvider],
+    [['--intercept', '8443', '--dialect', 'restcomm'], '--intercept', problems.interceptNeedsHost],
+    [
+      ['--intercept-host', 'rc.test', '--dialect', 'restcomm'],
+      '--intercept-host',
+      problems.interceptHostNeedsIntercept,
+    ],
+    [
+      ['--intercept-host', 'rc.test', '--intercept', '0', '--dialect', 'twilio'],
+      '--intercept-host',
+      problems.interceptHostNeedsRestcomm,
+    ],
+    [
+      ['--intercept-host', '10.0.0.1', '--intercept', '0', '--dialect', 'restcomm'],
+      '--intercept-host',
+      problems.interceptHostNotName('10.0.0.1'),
+    ],
+    [['--intercept', '70000', '--dialect', 'twilio'], '--intercept', problems.intRange(0, 65535, '70000')],
+  ])('interception options that cannot work together: %j', (argv, label, problem) => {
+    expect(() => load(argv)).toThrow(new ValidationError(label, problem).message);
+  });
+
   test('every option is read from its flag and its env var', () => {
     const dir = mkdtempSync(join(tmpdir(), 'callrec-'));
     const file = join(dir, 'f.json');
@@ -101,12 +124,21 @@ describe('loadConfig', () => {
       'callback-hosts': ['hooks.test, *.Example.com', ['hooks.test', '*.example.com']],
       'callback-timeout-ms': ['250', 250],
       'callbacks-in-background': ['true', true],
+      intercept: ['8443', 8443],
+      'intercept-host': ['Restcomm.Example.NET, rc2.test.', ['restcomm.example.net', 'rc2.test']],
+      'ca-dir': ['/srv/ca', '/srv/ca'],
+    };
+    // Options that mean something only beside another: given with it.
+    const beside: Record<string, string[]> = {
+      intercept: ['--dialect', 'twilio'],
+      'intercept-host': ['--dialect', 'restcomm', '--intercept', '0'],
     };
     for (const o of OPTIONS) {
       const [raw, parsed] = values[o.name]!;
       const argv = o.value === '' ? [`--${o.name}`] : [`--${o.name}`, raw];
-      expect(load(argv)[o.key]).toEqual(parsed);
-      expect(load([], { [o.env]: raw })[o.key]).toEqual(parsed);
+      const with_ = beside[o.name] ?? [];
+      expect(load([...with_, ...argv])[o.key]).toEqual(parsed);
+      expect(load(with_, { [o.env]: raw })[o.key]).toEqual(parsed);
     }
   });
 
