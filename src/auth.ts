@@ -88,10 +88,22 @@ function basicLogin(world: World, dialect: Dialect): RequestHandler[] {
   const throttle = throttleOf(world);
   const clientOf = (req: Parameters<RequestHandler>[0]) => req.socket.remoteAddress ?? '';
   // A client that failed to log in many times waits its turn before its next login is checked.
-  const pace: RequestHandler = (req, _res, next) => {
-    const wait = throttle.wait(clientOf(req), Date.now());
-    if (wait > 0) setTimeout(next, wait);
-    else next();
+  const pace: RequestHandler = (req, res, next) => {
+    const client = clientOf(req);
+    const wait = throttle.wait(client, Date.now());
+    if (wait <= 0) return next();
+    // A client gone while it waits gives its turn back, and its request is let go at once: a
+    // flood of logins dropped as soon as sent once queued here without end (8 KB each, growing
+    // by megabytes a second).
+    const gone = () => {
+      clearTimeout(timer);
+      throttle.cancel(client);
+    };
+    const timer = setTimeout(() => {
+      res.off('close', gone);
+      next();
+    }, wait);
+    res.once('close', gone);
   };
   const login: RequestHandler = (req, _res, next) => {
     if (loginOf(world, dialect, req) !== null) return next();

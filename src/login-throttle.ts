@@ -29,6 +29,12 @@ export class LoginThrottle {
     return c.nextMs - nowMs;
   }
 
+  /** A slowed login given up before its turn (its client left): the turn goes back. */
+  cancel(client: string): void {
+    const c = this.clients.get(client);
+    if (c !== undefined) c.nextMs -= 1000 / RATE;
+  }
+
   /** A login of the client failed. */
   failed(client: string, nowMs: number): void {
     let c = this.refilled(client, nowMs);

@@ -22,4 +22,13 @@ describe('failed logins are slowed down per client', () => {
     // Four seconds on: all 200 back.
     expect(t.wait('a', 4_100)).toBe(0);
   });
+
+  test('a slowed login given up (its client left) gives its turn back to the next', () => {
+    const t = new LoginThrottle();
+    for (let i = 0; i < 200; i++) t.failed('a', 0);
+    expect([t.wait('a', 0), t.wait('a', 0), t.wait('a', 0)]).toEqual([20, 40, 60]);
+    t.cancel('a');
+    t.cancel('a');
+    expect(t.wait('a', 0)).toBe(40);
+  });
 });
