@@ -18,7 +18,7 @@ export {
   type SandboxView,
 } from './client';
 export { type Config, loadConfig } from './config';
-export { type EmulatorHandle, type EmulatorOptions, startEmulator } from './emulator';
+export { type EmulatorHandle, type EmulatorOptions, type InterceptView, startEmulator } from './emulator';
 export { ApiError, messages, ValidationError } from './errors';
 export type { FaultSpec } from './faults/faults';
 export type { RestcommAccount } from './format/account';

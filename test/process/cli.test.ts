@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { OPTIONS } from '../../src/config';
+import { problems } from '../../src/errors';
 import { type AdminAccount, adminAccounts, get, runCli, type Spawned, startCli } from '../support/process';
 
 const dir = mkdtempSync(join(tmpdir(), 'callrec-cli-'));
@@ -170,6 +171,40 @@ describe('the built server', () => {
     }
   });
 
+  test("--intercept: the banner prints each family's lines, and the pasted curl answers through the proxy", async () => {
+    const caDir = mkdtempSync(join(tmpdir(), 'callrec-ca-'));
+    const em = await startCli(['--dialect', 'twilio', '--intercept', '0', '--ca-dir', caDir]);
+    try {
+      const out = em.stdout();
+      const proxy = /^Intercepting api\.twilio\.com, .* at (http:\/\/127\.0\.0\.1:\d+) \(CA (\S+);/m.exec(out);
+      expect(proxy?.[2]).toBe(join(caDir, 'ca.pem'));
+      const url = proxy?.[1] as string;
+      for (const family of ['node (twilio-node, the twilio CLI)', 'python (python3-twilio)', 'java', 'go', 'curl'])
+        expect(out).toMatch(new RegExp(`^  ${family.replace(/[()]/g, '\\$&')}: `, 'm'));
+      expect(out).toContain(`export HTTP_PROXY=${url} HTTPS_PROXY=${url} NODE_EXTRA_CA_CERTS=${join(caDir, 'ca.pem')}`);
+      expect(out).toContain(`-Djavax.net.ssl.trustStore=${join(caDir, 'ca.jks')}`);
+      expect(out).toContain(`export HTTPS_PROXY=${url} SSL_CERT_FILE=${join(caDir, 'ca.pem')}`);
+      const curl = /^ {2}curl: (curl --proxy \S+ --cacert \S+) https:/m.exec(out)?.[1] as string;
+      const [, sid, token] = /^Try: curl -u (AC[0-9a-f]{32}):([0-9a-f]{32}) /m.exec(out) ?? [];
+      const { stdout } = await promisify(execFile)('sh', [
+        '-c',
+        `${curl} -s -u ${sid}:${token} https://api.twilio.com/2010-04-01/Accounts/${sid}/Calls.json?PageSize=3`,
+      ]);
+      expect(JSON.parse(stdout).calls).toHaveLength(3);
+    } finally {
+      await em.stop();
+    }
+  });
+
+  test.each([
+    [['--intercept', '0'], `--intercept: ${problems.interceptNeedsProvider}`],
+    [['--intercept', '0', '--dialect', 'restcomm'], `--intercept: ${problems.interceptNeedsHost}`],
+  ])('%j stops start-up, exit 2', async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
   test('npm start, then the printed curl command, verbatim', async () => {
     const { spawn } = await import('node:child_process');
     const { ROOT } = await import('../support/process');
@@ -297,6 +332,27 @@ describe('bad start-up input', () => {
     const r = await runCli(['--states', states]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${states}: states["n calls"].params: has no default for {{n}}`);
+  });
+
+  test("the proxy's port in use is reported as --intercept's, exit 1", async () => {
+    const em = await startCli([]);
+    try {
+      const port = new URL(em.url).port;
+      const r = await runCli([
+        '--dialect',
+        'twilio',
+        '--intercept',
+        port,
+        '--ca-dir',
+        mkdtempSync(join(tmpdir(), 'ca-')),
+      ]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `port ${port} is in use; pick another with --intercept N (or CALLREC_INTERCEPT=N), or --intercept 0`,
+      );
+    } finally {
+      await em.stop();
+    }
   });
 
   test('a port in use is reported, exit 1', async () => {

@@ -64,10 +64,21 @@ describe('README examples', () => {
     for (const block of examples) {
       const [first, ...rest] = block.split('\n');
       const own = /^npm start -- (.*)$/.exec(first ?? '');
-      const target = own === null ? em : await startCli(own[1]!.split(' '));
+      // An example's interception proxy and CA folder: any free port, and a folder of this run.
+      const options = own?.[1] ?? '';
+      const proxyPort = /--intercept (\d+)/.exec(options)?.[1];
+      const caDir = /--ca-dir (\S+)/.exec(options)?.[1];
+      const ownCa = join(dir, 'ca');
+      const started = options.replace(/--intercept \d+/, '--intercept 0').replace(/--ca-dir \S+/, `--ca-dir ${ownCa}`);
+      const target = own === null ? em : await startCli(started.split(' '));
       try {
-        const script =
-          PRELUDE + withWanted(own === null ? block : rest.join('\n')).replaceAll('http://127.0.0.1:8080', target.url);
+        let body = withWanted(own === null ? block : rest.join('\n')).replaceAll('http://127.0.0.1:8080', target.url);
+        if (proxyPort !== undefined) {
+          const proxy = /^Intercepting .* at (http:\S+) /m.exec(target.stdout())?.[1] as string;
+          body = body.replaceAll(`http://127.0.0.1:${proxyPort}`, proxy);
+        }
+        if (caDir !== undefined) body = body.replaceAll(caDir, ownCa);
+        const script = PRELUDE + body;
         const run = await runCommand('bash', ['-c', script], { LOG: log }, dir);
         expect([run.code, run.out]).toEqual([0, expect.anything()]);
       } finally {

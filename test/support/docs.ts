@@ -21,6 +21,7 @@ export const DOC_FILES = [
     'quirks',
     'clients',
     'twilio',
+    'intercept',
     'production-data',
     'scale-out',
     'performance',
