@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import { resolve } from 'node:path';
 
 /** The repository root (this file runs from bench/.build/). */
@@ -117,8 +118,16 @@ export interface Timed {
   ms: number;
 }
 
-/** One GET over a keep-alive connection, timed from send to last byte; `user` given: Basic user:token. */
-export function timedGet(url: string, token?: string, user?: string): Promise<Timed & { body?: string }> {
+/**
+ * One GET over a keep-alive connection, timed from send to last byte; `user` given: Basic
+ * user:token. `through`: an https agent of its own (the interception proxy's tunnel).
+ */
+export function timedGet(
+  url: string,
+  token?: string,
+  user?: string,
+  through?: https.Agent,
+): Promise<Timed & { body?: string }> {
   const headers: Record<string, string> = {};
   if (token !== undefined) {
     headers['authorization'] =
@@ -126,8 +135,8 @@ export function timedGet(url: string, token?: string, user?: string): Promise<Ti
   }
   const t0 = process.hrtime.bigint();
   return new Promise((done, fail) => {
-    http
-      .get(url, { agent, headers }, (res) => {
+    (through === undefined ? http : https)
+      .get(url, { agent: through ?? agent, headers }, (res) => {
         let bytes = 0;
         res.on('data', (c: Buffer) => (bytes += c.length));
         res.on('end', () =>

@@ -13,6 +13,7 @@ import { clockMoves } from './scenarios/clock-moves';
 import { data } from './scenarios/data';
 import { firstPages } from './scenarios/first-pages';
 import { inspector } from './scenarios/inspector';
+import { intercept } from './scenarios/intercept';
 import { sandboxes } from './scenarios/sandboxes';
 import { scale } from './scenarios/scale';
 import { throughput } from './scenarios/throughput';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     inspector,
     writeLog,
     twilio,
+    intercept,
   };
   const at = process.argv.indexOf('--only');
   const only = at < 0 ? null : (process.argv[at + 1] ?? '');

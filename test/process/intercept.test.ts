@@ -1,5 +1,7 @@
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
+import dns from 'node:dns';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
@@ -17,6 +19,33 @@ const FIXTURES = {
 };
 
 const json = (a: Answer) => JSON.parse(a.body) as Record<string, unknown>;
+
+/**
+ * Every connection this process opens and every name it looks up, the emulator's and the test's
+ * alike (they share it): the proxy must never open one of its own, whatever it is asked for.
+ */
+const outbound: string[] = [];
+const realConnect = Socket.prototype.connect;
+const realLookup = dns.lookup;
+beforeAll(() => {
+  Socket.prototype.connect = function spied(this: Socket, ...args: unknown[]) {
+    const first = args[0] as { host?: string; path?: string } | number;
+    const host = typeof first === 'object' && first !== null ? first.host : (args[1] as string | undefined);
+    if (typeof first !== 'object' || first.path === undefined) outbound.push(`connect ${host ?? 'localhost'}`);
+    return (realConnect as (...a: unknown[]) => Socket).apply(this, args);
+  } as typeof Socket.prototype.connect;
+  (dns as { lookup: unknown }).lookup = (host: string, ...rest: unknown[]) => {
+    outbound.push(`lookup ${host}`);
+    return (realLookup as (...a: unknown[]) => void)(host, ...rest);
+  };
+});
+afterAll(() => {
+  Socket.prototype.connect = realConnect;
+  (dns as { lookup: unknown }).lookup = realLookup;
+  // Loopback only: the test's own connections to the proxy and the emulator.
+  expect(outbound.filter((o) => !/^(connect|lookup) (127\.0\.0\.1|localhost)$/.test(o))).toEqual([]);
+  expect(outbound.length).toBeGreaterThan(20);
+});
 
 describe('--intercept, Twilio dialect: the provider host through the proxy', () => {
   const caDir = mkdtempSync(join(tmpdir(), 'callrec-ca-'));
