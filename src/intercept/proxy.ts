@@ -82,13 +82,14 @@ export async function startIntercept(o: InterceptOptions): Promise<RunningInterc
     socket.on('error', () => socket.destroy());
     const arrivedMs = now();
     const authority = req.url ?? '';
+    const refuse = (message: string) => {
+      journalRefusal('CONNECT', authority, 403, message, arrivedMs);
+      rawAnswer(socket, 403, 'Forbidden', message);
+    };
     const target = connectTarget(authority);
-    const why = target === null ? messages.interceptRefused(authority) : refusal(target.host, o.rule);
-    if (why !== null || target === null) {
-      journalRefusal('CONNECT', authority, 403, why ?? '', arrivedMs);
-      rawAnswer(socket, 403, 'Forbidden', why ?? '');
-      return;
-    }
+    if (target === null) return refuse(messages.interceptRefused(authority));
+    const why = refusal(target.host, o.rule);
+    if (why !== null) return refuse(why);
     tunnel(socket, head, target.host);
   });
 
