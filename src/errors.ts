@@ -300,7 +300,8 @@ export const messages = {
     `The interception proxy answers for host names only; ${JSON.stringify(host)} is an address (a client that knows the provider's host asks for it by name)`,
   interceptNotProxied: (url: string) =>
     `This port is the interception proxy: send it requests for the provider's host (an absolute URL, or CONNECT); the emulator itself is at ${url}`,
-  interceptNested: 'A tunnel carries requests for its own host: a CONNECT inside it is refused',
+  interceptNested: (proxyUrl: string) =>
+    `CONNECT is answered by the interception proxy alone (${proxyUrl}), neither inside a tunnel nor on the emulator's own port`,
   headersTooLarge: 'The request headers are larger than this server takes (16 KB)',
   requestTimeout: 'The request did not arrive in time',
   expectation: (expect: string) => `Expect: ${JSON.stringify(expect)} is not supported; only 100-continue is`,

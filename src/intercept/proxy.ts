@@ -146,12 +146,6 @@ export async function startIntercept(o: InterceptOptions): Promise<RunningInterc
     o.serve(req, res);
   });
 
-  // A CONNECT inside a tunnel (or sent to the emulator's own port) reaches the emulator's server.
-  o.server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    socket.on('error', () => socket.destroy());
-    rawAnswer(socket, 405, 'Method Not Allowed', messages.interceptNested);
-  });
-
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', reject);
     proxy.listen(o.port, o.host, () => {
@@ -161,8 +155,14 @@ export async function startIntercept(o: InterceptOptions): Promise<RunningInterc
   });
   const { port } = proxy.address() as AddressInfo;
   const shown = o.host.includes(':') ? `[${o.host}]` : o.host;
+  const url = `http://${shown}:${port}`;
+  // A CONNECT inside a tunnel (or sent to the emulator's own port) reaches the emulator's server.
+  o.server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    rawAnswer(socket, 405, 'Method Not Allowed', messages.interceptNested(url));
+  });
   return {
-    url: `http://${shown}:${port}`,
+    url,
     port,
     close: () =>
       new Promise((resolve) => {

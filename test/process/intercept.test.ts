@@ -176,7 +176,15 @@ describe('--intercept, Twilio dialect: the provider host through the proxy', () 
     tls.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     await closed;
     expect(got.startsWith('HTTP/1.1 405 ')).toBe(true);
-    expect(JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4))).toEqual({ message: messages.interceptNested });
+    expect(JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4))).toEqual({ message: messages.interceptNested(proxy) });
+  });
+
+  test("a CONNECT sent to the emulator's own port is refused (405), naming the proxy", async () => {
+    const tunnel = await connectThrough(em.url, 'api.twilio.com:443');
+    expect(tunnel.status).toBe(405);
+    expect(JSON.parse(tunnel.answer.slice(tunnel.answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      message: messages.interceptNested(proxy),
+    });
   });
 
   test('bytes that are not TLS in a tunnel end it without an answer', async () => {
