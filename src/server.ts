@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import type { LogTransport } from './admin/log-transport';
 import { localTransport } from './admin/write-log';
@@ -7,7 +6,7 @@ import { createApp, type EmulatorApp } from './app';
 import type { Config } from './config';
 import { ValidationError } from './errors';
 import { genesisOf } from './fleet/genesis';
-import { answerNodeErrors, capConnections, HEADERS_TIMEOUT_MS } from './http/connections';
+import { guardedServer, listenOn } from './http/connections';
 import type { DumpReport } from './input/restcomm-dump';
 import type { Intercepting } from './intercept/start';
 import { loadInputs, loadUi } from './load';
@@ -31,12 +30,6 @@ export interface RunningEmulator {
   intercept?: Intercepting;
   /** Stops accepting, lets requests in flight finish for up to `graceMs`, then closes the rest. */
   close(graceMs?: number): Promise<void>;
-}
-
-/** The URL a client on this machine would use: a wildcard address is reachable as localhost. */
-function listeningUrl(host: string, port: number): string {
-  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  return `http://${shown}:${port}`;
 }
 
 export interface ServeOptions {
@@ -97,19 +90,8 @@ async function serveOn(
     if (err instanceof ValidationError) throw new ValidationError(`${inputs.fixturesLabel}: ${err.path}`, err.problem);
     throw err;
   }
-  // Checked every second, so that a connection past its header timeout goes within a second.
-  const server = createServer({ connectionsCheckingInterval: 1000, headersTimeout: HEADERS_TIMEOUT_MS });
-  answerNodeErrors(server);
-  capConnections(server, config.maxConnections);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = listeningUrl(config.host, port);
+  const { server } = guardedServer(config.maxConnections);
+  const url = await listenOn(server, config.port, config.host);
   const publicUrl = config.publicUrl ?? url;
   const started = process.uptime();
   const app = createApp({

@@ -1,5 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { messages } from '../errors';
 import { errorBody } from '../format/envelope';
 
@@ -76,4 +76,31 @@ export function capConnections(server: Server, max: number): (socket: Socket) =>
     open.delete(socket);
     busy.delete(socket);
   };
+}
+
+/**
+ * A server with the emulator's guards: header timeout (checked every second, so a connection
+ * past it goes within a second), `{"message"}` answers for what node refuses on its own, and at
+ * most `maxConnections` open. Returns it with the way to stop counting a socket handed on.
+ */
+export function guardedServer(maxConnections: number): { server: Server; handedOn: (socket: Socket) => void } {
+  const server = createServer({ connectionsCheckingInterval: 1000, headersTimeout: HEADERS_TIMEOUT_MS });
+  answerNodeErrors(server);
+  return { server, handedOn: capConnections(server, maxConnections) };
+}
+
+/**
+ * Listens and resolves with the URL a client on this machine would use: a wildcard address is
+ * reachable as localhost. Rejects with the listen error (EADDRINUSE and its port).
+ * @example await listenOn(server, 0, '127.0.0.1') // 'http://127.0.0.1:40123'
+ */
+export function listenOn(server: Server, port: number, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+      resolve(`http://${shown}:${(server.address() as AddressInfo).port}`);
+    });
+  });
 }

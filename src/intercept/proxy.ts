@@ -1,9 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import { messages } from '../errors';
 import { errorBody } from '../format/envelope';
-import { answerNodeErrors, capConnections, HEADERS_TIMEOUT_MS, rawAnswer } from '../http/connections';
+import { guardedServer, HEADERS_TIMEOUT_MS, listenOn, rawAnswer } from '../http/connections';
 import type { Journal } from '../journal/journal';
 import type { LeafMint } from './ca';
 import { connectTarget, type HostRule, hostOf, isAddress } from './hosts';
@@ -37,7 +37,6 @@ export interface InterceptOptions {
 export interface RunningIntercept {
   /** The proxy's URL, e.g. http://127.0.0.1:8443. */
   url: string;
-  port: number;
   /** Stops listening and drops tunnels still waiting for their handshake. */
   close(): Promise<void>;
 }
@@ -58,9 +57,7 @@ function refusal(host: string, rule: HostRule): string | null {
 export async function startIntercept(o: InterceptOptions): Promise<RunningIntercept> {
   const now = o.now ?? Date.now;
   const pending = new Set<Socket>();
-  const proxy = createServer({ connectionsCheckingInterval: 1000, headersTimeout: HEADERS_TIMEOUT_MS });
-  answerNodeErrors(proxy);
-  const handedOn = capConnections(proxy, o.maxConnections);
+  const { server: proxy, handedOn } = guardedServer(o.maxConnections);
 
   /** A refusal is journaled like any answer, under the method and the host asked for. */
   const journalRefusal = (method: string, target: string, status: number, message: string, arrivedMs: number) =>
@@ -146,16 +143,7 @@ export async function startIntercept(o: InterceptOptions): Promise<RunningInterc
     o.serve(req, res);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    proxy.once('error', reject);
-    proxy.listen(o.port, o.host, () => {
-      proxy.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = proxy.address() as AddressInfo;
-  const shown = o.host.includes(':') ? `[${o.host}]` : o.host;
-  const url = `http://${shown}:${port}`;
+  const url = await listenOn(proxy, o.port, o.host);
   // A CONNECT inside a tunnel (or sent to the emulator's own port) reaches the emulator's server.
   o.server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     socket.on('error', () => socket.destroy());
@@ -163,7 +151,6 @@ export async function startIntercept(o: InterceptOptions): Promise<RunningInterc
   });
   return {
     url,
-    port,
     close: () =>
       new Promise((resolve) => {
         for (const s of pending) s.destroy();

@@ -21,18 +21,22 @@ const run = promisify(execFile);
 const POLL_MS = 50;
 const HEAP_MB = 64;
 
-/** Polls /__admin/health every 50 ms until stopped; counts answers and non-200s. */
+/**
+ * Polls /__admin/health every 50 ms until stopped: the answers that were not 200, and the longest
+ * wait between two answers as a share of the time watched (a server frozen for the abuse answers
+ * once, at its end: a share near 1), judged so rather than by seconds, which a busy runner stretches.
+ */
 function pollHealth(url: string) {
   let stop = false;
-  let ok = 0;
   let bad = 0;
+  const answered: number[] = [performance.now()];
   const done = (async () => {
     while (!stop) {
       try {
         const res = await fetch(`${url}/__admin/health`);
         await res.arrayBuffer();
-        if (res.status === 200) ok++;
-        else bad++;
+        if (res.status !== 200) bad++;
+        answered.push(performance.now());
       } catch {
         bad++;
       }
@@ -43,7 +47,9 @@ function pollHealth(url: string) {
     stop: async () => {
       stop = true;
       await done;
-      return { ok, bad };
+      const gaps = answered.slice(1).map((t, i) => t - (answered[i] as number));
+      const span = (answered.at(-1) as number) - (answered[0] as number);
+      return { bad, answers: gaps.length, longestShare: Math.max(...gaps) / span };
     },
   };
 }
@@ -110,7 +116,7 @@ describe('--intercept under abuse', () => {
     for (const t of halfClosed) t.socket.end();
     try {
       expect(await served()).toBe(200);
-      // Within the header and handshake timeouts (10 s, checked every second) and a margin.
+      // By the header and handshake timeouts (10 s, checked every second), with room for a busy runner.
       await Promise.race([
         Promise.all([
           ...slow.map(closed),
@@ -118,7 +124,7 @@ describe('--intercept under abuse', () => {
           ...halfClosed.map((t) => closed(t.socket)),
         ]),
         new Promise((_, reject) =>
-          setTimeout(() => reject(new Error('abusive sockets still open after 25 s')), 25_000),
+          setTimeout(() => reject(new Error('abusive sockets still open after 45 s')), 45_000),
         ),
       ]);
       expect(await served()).toBe(200);
@@ -126,11 +132,12 @@ describe('--intercept under abuse', () => {
       clearInterval(drip);
       for (const s of slow) s.destroy();
     }
-    const { ok, bad } = await health.stop();
-    expect(bad).toBe(0);
-    expect(ok).toBeGreaterThan(20);
+    const seen = await health.stop();
+    expect(seen.bad).toBe(0);
+    expect(seen.answers).toBeGreaterThanOrEqual(3);
+    expect(seen.longestShare).toBeLessThan(0.5);
     expect(em.proc.exitCode).toBeNull();
-  }, 60_000);
+  }, 90_000);
 
   test('1,000 tunnels opened and dropped, six times over: memory flat, health answering every 50 ms', async () => {
     const health = pollHealth(em.url);
@@ -140,9 +147,10 @@ describe('--intercept under abuse', () => {
       rss.push(rssKb(em.proc.pid as number));
     }
     expect(await served()).toBe(200);
-    const { ok, bad } = await health.stop();
-    expect(bad).toBe(0);
-    expect(ok).toBeGreaterThan(5);
+    const seen = await health.stop();
+    expect(seen.bad).toBe(0);
+    expect(seen.answers).toBeGreaterThanOrEqual(3);
+    expect(seen.longestShare).toBeLessThan(0.5);
     // Flat: once warm (the first three thousands), three more cost no more than a few MB, where
     // a residue of a few KB a tunnel (a queued request, a socket, a context) adds 10 MB or more.
     expect((rss[5] as number) - (rss[2] as number)).toBeLessThan(6 * 1024);
